@@ -1,0 +1,53 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "somniq-analyze",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "somniq-analyze", targets: ["somniq-analyze"]),
+        .executable(name: "somniq-synth", targets: ["somniq-synth"]),
+        .library(name: "SomniqPipeline", targets: ["SomniqPipeline"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
+    ],
+    targets: [
+        // C libraries, found by pkg-config and installed from Debian.
+        .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
+
+        // Stages, one direction: audio -> features -> model -> detection -> store -> pipeline -> CLI.
+        .target(name: "SomniqAudio", dependencies: ["CSndfile"]),
+        .target(name: "SomniqFeatures", dependencies: ["CFFTW"]),
+        .target(name: "SomniqModel", dependencies: ["SomniqFeatures"]),
+        .target(name: "SomniqDetection", dependencies: ["SomniqFeatures", "SomniqModel"]),
+        .target(name: "SomniqStore", dependencies: [
+            "SomniqModel", "SomniqDetection", .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+        .target(name: "SomniqPipeline", dependencies: [
+            "SomniqAudio", "SomniqFeatures", "SomniqModel", "SomniqDetection", "SomniqStore",
+            .product(name: "CSV", package: "CSV.swift"),
+        ]),
+        .target(name: "SomniqSynth", dependencies: ["SomniqAudio"]),
+
+        .executableTarget(name: "somniq-analyze", dependencies: [
+            "SomniqPipeline", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .executableTarget(name: "somniq-synth", dependencies: [
+            "SomniqSynth", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
+        .testTarget(name: "SomniqAudioTests", dependencies: ["SomniqAudio", "SomniqSynth"]),
+        .testTarget(name: "SomniqFeaturesTests", dependencies: ["SomniqFeatures", "SomniqSynth"]),
+        .testTarget(name: "SomniqModelTests", dependencies: ["SomniqModel"]),
+        .testTarget(name: "SomniqDetectionTests", dependencies: ["SomniqDetection"]),
+        .testTarget(name: "SomniqStoreTests", dependencies: ["SomniqStore"]),
+        .testTarget(name: "SomniqPipelineTests", dependencies: ["SomniqPipeline", "SomniqSynth"]),
+        .testTarget(name: "EndToEndTests", dependencies: [
+            "somniq-analyze", "somniq-synth", "SomniqSynth", .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+    ]
+)

@@ -1,0 +1,80 @@
+/// Why an audio file could not be read. Every case names the file, says what is wrong and,
+/// through `description`, what the user can do about it.
+public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible {
+    case notFound(path: String)
+    case isDirectory(path: String)
+    case permissionDenied(path: String)
+    /// libsndfile refused the file; `reason` is libsndfile's own message.
+    case cannotOpen(path: String, reason: String)
+    case empty(path: String)
+    case unsupportedSampleRate(path: String, sampleRate: Int)
+    /// The header promised more audio than the file holds.
+    case truncated(path: String, expectedFrames: Int64, readFrames: Int64)
+    case nonFiniteSamples(path: String, atSeconds: Double)
+    case readFailed(path: String, reason: String)
+    case cannotCreate(path: String, reason: String)
+    case writeFailed(path: String, reason: String)
+
+    public var path: String {
+        switch self {
+        case .notFound(let path), .isDirectory(let path), .permissionDenied(let path),
+             .cannotOpen(let path, _), .empty(let path), .unsupportedSampleRate(let path, _),
+             .truncated(let path, _, _), .nonFiniteSamples(let path, _), .readFailed(let path, _),
+             .cannotCreate(let path, _), .writeFailed(let path, _):
+            return path
+        }
+    }
+
+    /// A short machine-readable cause, stable across releases (stored with failed recordings).
+    public var code: String {
+        switch self {
+        case .notFound: "not-found"
+        case .isDirectory: "is-directory"
+        case .permissionDenied: "permission-denied"
+        case .cannotOpen: "not-audio"
+        case .empty: "empty"
+        case .unsupportedSampleRate: "unsupported-sample-rate"
+        case .truncated: "truncated"
+        case .nonFiniteSamples: "non-finite-samples"
+        case .readFailed: "read-failed"
+        case .cannotCreate: "cannot-create"
+        case .writeFailed: "write-failed"
+        }
+    }
+
+    /// What is wrong and what to do, without the path (callers prefix `path: error: `).
+    public var reason: String {
+        switch self {
+        case .notFound:
+            return "no such file; check the path"
+        case .isDirectory:
+            return "is a directory, not an audio file"
+        case .permissionDenied:
+            return "permission denied; make the file readable (chmod +r) and retry"
+        case .cannotOpen(_, let reason):
+            return "not a readable audio file (libsndfile: \(reason)); convert it to WAV, CAF or FLAC"
+        case .empty:
+            return "holds no audio samples (zero length); re-export or remove it"
+        case .unsupportedSampleRate(_, let rate):
+            return "sample rate \(rate) Hz is outside the supported \(AudioFormatInfo.supportedSampleRates.lowerBound)–"
+                + "\(AudioFormatInfo.supportedSampleRates.upperBound) Hz; resample the file"
+        case .truncated(_, let expected, let read):
+            return "truncated: the header promises \(expected) frames but only \(read) could be read; "
+                + "the file was cut short (repair it, e.g. re-export, and retry)"
+        case .nonFiniteSamples(_, let seconds):
+            return "contains NaN or infinite samples (first at \(formatSeconds(seconds)) s); the recording is corrupt"
+        case .readFailed(_, let reason):
+            return "read failed (libsndfile: \(reason))"
+        case .cannotCreate(_, let reason):
+            return "cannot create audio file (libsndfile: \(reason))"
+        case .writeFailed(_, let reason):
+            return "write failed (libsndfile: \(reason)); is the disk full?"
+        }
+    }
+
+    public var description: String { "\(path): error: \(reason)" }
+}
+
+private func formatSeconds(_ seconds: Double) -> String {
+    String(format: "%.3f", seconds)
+}

@@ -1,0 +1,171 @@
+import CSndfile
+import Foundation
+
+/// Streams an audio file through libsndfile, block by block, mixed down to mono.
+///
+/// Memory is one interleaved block, whatever the file's length. Samples come out as `Float`
+/// in [-1, 1] for integer encodings (libsndfile's normalisation) and as stored for float ones;
+/// a NaN or infinite sample is an error, not a silent zero.
+public final class AudioFileReader {
+    public let path: String
+    public let format: AudioFormatInfo
+    private let handle: OpaquePointer
+    private var interleaved: [Float] = []
+    private var framesRead: Int64 = 0
+
+    /// Opens `path` for reading; checks existence, type and permissions first so that the
+    /// error says what is really wrong rather than libsndfile's generic message.
+    public init(path: String) throws(AudioFileError) {
+        self.path = path
+        var isDirectory: ObjCBool = false
+        let manager = FileManager.default
+        guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else { throw .notFound(path: path) }
+        if isDirectory.boolValue { throw .isDirectory(path: path) }
+        guard manager.isReadableFile(atPath: path) else { throw .permissionDenied(path: path) }
+
+        var info = SF_INFO()
+        guard let handle = sf_open(path, Int32(SFM_READ), &info) else {
+            let reason = String(cString: sf_strerror(nil))
+            if let size = (try? manager.attributesOfItem(atPath: path))?[.size] as? Int, size == 0 {
+                throw .empty(path: path)
+            }
+            throw .cannotOpen(path: path, reason: reason)
+        }
+        let format = AudioFormatInfo(
+            sampleRate: Int(info.samplerate), channelCount: Int(info.channels), frameCount: info.frames,
+            container: Self.containerName(info.format), encoding: Self.encodingName(info.format))
+        guard format.frameCount > 0 else {
+            sf_close(handle)
+            throw .empty(path: path)
+        }
+        guard AudioFormatInfo.supportedSampleRates.contains(format.sampleRate), format.channelCount > 0 else {
+            sf_close(handle)
+            throw .unsupportedSampleRate(path: path, sampleRate: format.sampleRate)
+        }
+        if let declared = Self.declaredFrameCount(handle, readableFrames: format.frameCount) {
+            sf_close(handle)
+            throw .truncated(path: path, expectedFrames: declared, readFrames: format.frameCount)
+        }
+        self.handle = handle
+        self.format = format
+    }
+
+    /// libsndfile quietly shortens a file whose header promises more audio than it holds, and
+    /// notes it in its log as `data : <declared> (should be <actual>)`. Returns the frame count
+    /// the header declared when that happened.
+    private static func declaredFrameCount(_ handle: OpaquePointer, readableFrames: Int64) -> Int64? {
+        var log = [CChar](repeating: 0, count: 8192)
+        sf_command(handle, Int32(SFC_GET_LOG_INFO), &log, Int32(log.count))
+        let text = log.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        // The data chunk's line, not the container's (RIFF sizes include the header).
+        for line in text.split(separator: "\n") where line.hasPrefix("data") && line.contains("(should be ") {
+            let numbers = line.split(whereSeparator: { !$0.isNumber }).compactMap { Int64($0) }
+            guard numbers.count >= 2, numbers[1] > 0, numbers[0] > numbers[1] else { continue }
+            return readableFrames * numbers[0] / numbers[1]
+        }
+        return nil
+    }
+
+    deinit { sf_close(handle) }
+
+    /// Frames delivered so far (the read position), in frames from the file's start.
+    public var position: Int64 { framesRead }
+
+    /// Reads up to `output.count` mono frames into `output`; returns how many, 0 at the end.
+    ///
+    /// Throws `.truncated` when the file ends before the frame count its header promised,
+    /// `.nonFiniteSamples` on the first NaN or infinity.
+    public func read(into output: UnsafeMutableBufferPointer<Float>) throws(AudioFileError) -> Int {
+        let remaining = format.frameCount - framesRead
+        let wanted = Int(min(Int64(output.count), remaining))
+        guard wanted > 0 else { return 0 }
+        let channels = format.channelCount
+        let got: Int
+        if channels == 1 {
+            got = Int(sf_readf_float(handle, output.baseAddress, sf_count_t(wanted)))
+        } else {
+            if interleaved.count < wanted * channels { interleaved = [Float](repeating: 0, count: wanted * channels) }
+            got = interleaved.withUnsafeMutableBufferPointer { buffer in
+                Int(sf_readf_float(handle, buffer.baseAddress, sf_count_t(wanted)))
+            }
+            interleaved.withUnsafeBufferPointer { buffer in
+                let scale = 1 / Float(channels)
+                for frame in 0..<got {
+                    var sum: Float = 0
+                    let base = frame * channels
+                    for channel in 0..<channels { sum += buffer[base + channel] }
+                    output[frame] = sum * scale
+                }
+            }
+        }
+        if got < wanted {
+            let error = sf_error(handle)
+            if error != 0 { throw .readFailed(path: path, reason: String(cString: sf_strerror(handle))) }
+            throw .truncated(path: path, expectedFrames: format.frameCount, readFrames: framesRead + Int64(got))
+        }
+        for index in 0..<got where !output[index].isFinite {
+            throw .nonFiniteSamples(path: path, atSeconds: Double(framesRead + Int64(index)) / Double(format.sampleRate))
+        }
+        framesRead += Int64(got)
+        return got
+    }
+
+    /// Moves the read position to `frame` (clamped to the file), for cutting excerpts without decoding what lies before.
+    public func seek(toFrame frame: Int64) throws(AudioFileError) {
+        let target = max(0, min(frame, format.frameCount))
+        guard sf_seek(handle, target, SEEK_SET) >= 0 else {
+            throw .readFailed(path: path, reason: String(cString: sf_strerror(handle)))
+        }
+        framesRead = target
+    }
+
+    /// The recording time the file's own metadata states (broadcast-WAV origination, or a date string), if any.
+    /// Times without a zone are read as UTC.
+    public var metadataStartDate: Date? {
+        var buffer = [CChar](repeating: 0, count: 32)
+        if somniq_sf_broadcast_origination(handle, &buffer, Int32(buffer.count)) == 1 {
+            let text = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            if let date = RecordingStartTime.parseMetadataDate(text) { return date }
+        }
+        if let pointer = sf_get_string(handle, Int32(SF_STR_DATE)) {
+            return RecordingStartTime.parseMetadataDate(String(cString: pointer))
+        }
+        return nil
+    }
+
+    private static func containerName(_ format: Int32) -> String {
+        switch Int(format) & Int(SF_FORMAT_TYPEMASK) {
+        case Int(SF_FORMAT_WAV): "WAV"
+        case Int(SF_FORMAT_WAVEX): "WAVEX"
+        case Int(SF_FORMAT_RF64): "RF64"
+        case Int(SF_FORMAT_W64): "W64"
+        case Int(SF_FORMAT_CAF): "CAF"
+        case Int(SF_FORMAT_AIFF): "AIFF"
+        case Int(SF_FORMAT_FLAC): "FLAC"
+        case Int(SF_FORMAT_OGG): "OGG"
+        case Int(SF_FORMAT_AU): "AU"
+        case Int(SF_FORMAT_RAW): "RAW"
+        case Int(SF_FORMAT_MPEG): "MPEG"
+        default: String(format: "0x%06X", Int(format) & Int(SF_FORMAT_TYPEMASK))
+        }
+    }
+
+    private static func encodingName(_ format: Int32) -> String {
+        switch Int(format) & Int(SF_FORMAT_SUBMASK) {
+        case Int(SF_FORMAT_PCM_S8): "PCM_S8"
+        case Int(SF_FORMAT_PCM_U8): "PCM_U8"
+        case Int(SF_FORMAT_PCM_16): "PCM_16"
+        case Int(SF_FORMAT_PCM_24): "PCM_24"
+        case Int(SF_FORMAT_PCM_32): "PCM_32"
+        case Int(SF_FORMAT_FLOAT): "FLOAT"
+        case Int(SF_FORMAT_DOUBLE): "DOUBLE"
+        case Int(SF_FORMAT_ULAW): "ULAW"
+        case Int(SF_FORMAT_ALAW): "ALAW"
+        case Int(SF_FORMAT_VORBIS): "VORBIS"
+        case Int(SF_FORMAT_OPUS): "OPUS"
+        case Int(SF_FORMAT_ALAC_16), Int(SF_FORMAT_ALAC_20), Int(SF_FORMAT_ALAC_24), Int(SF_FORMAT_ALAC_32): "ALAC"
+        case Int(SF_FORMAT_MPEG_LAYER_III): "MP3"
+        default: String(format: "0x%04X", Int(format) & Int(SF_FORMAT_SUBMASK))
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import CSndfile
+
+/// Writes audio through libsndfile: the fixture synthesiser and the review-clip cutter use it.
+public final class AudioFileWriter {
+    /// Containers and encodings the writer offers; libsndfile checks the combination on open.
+    public enum Container: String, CaseIterable, Sendable { case wav, caf, flac, aiff }
+    public enum Encoding: String, CaseIterable, Sendable { case pcm16, pcm24, pcm32, float32, float64, alac16 }
+
+    public let path: String
+    public let sampleRate: Int
+    public let channelCount: Int
+    private let handle: OpaquePointer
+
+    public init(path: String, sampleRate: Int, channelCount: Int = 1,
+                container: Container = .wav, encoding: Encoding = .pcm16) throws(AudioFileError) {
+        var info = SF_INFO()
+        info.samplerate = Int32(sampleRate)
+        info.channels = Int32(channelCount)
+        let type: Int32 = switch container {
+        case .wav: Int32(SF_FORMAT_WAV)
+        case .caf: Int32(SF_FORMAT_CAF)
+        case .flac: Int32(SF_FORMAT_FLAC)
+        case .aiff: Int32(SF_FORMAT_AIFF)
+        }
+        let subtype: Int32 = switch encoding {
+        case .pcm16: Int32(SF_FORMAT_PCM_16)
+        case .pcm24: Int32(SF_FORMAT_PCM_24)
+        case .pcm32: Int32(SF_FORMAT_PCM_32)
+        case .float32: Int32(SF_FORMAT_FLOAT)
+        case .float64: Int32(SF_FORMAT_DOUBLE)
+        case .alac16: Int32(SF_FORMAT_ALAC_16)
+        }
+        info.format = type | subtype
+        guard sf_format_check(&info) == SF_TRUE else {
+            throw .cannotCreate(path: path, reason: "\(container.rawValue) cannot hold \(encoding.rawValue)")
+        }
+        guard let handle = sf_open(path, Int32(SFM_WRITE), &info) else {
+            throw .cannotCreate(path: path, reason: String(cString: sf_strerror(nil)))
+        }
+        // Without this, float input outside [-1, 1] wraps around in integer encodings.
+        sf_command(handle, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
+        self.path = path
+        self.sampleRate = sampleRate
+        self.channelCount = channelCount
+        self.handle = handle
+    }
+
+    deinit { sf_close(handle) }
+
+    /// Writes interleaved frames (`samples.count` must be a multiple of the channel count).
+    public func write(interleaved samples: [Float]) throws(AudioFileError) {
+        precondition(samples.count % channelCount == 0, "interleaved samples must fill whole frames")
+        let frames = samples.count / channelCount
+        let written = samples.withUnsafeBufferPointer { buffer in
+            sf_writef_float(handle, buffer.baseAddress, sf_count_t(frames))
+        }
+        guard written == frames else { throw .writeFailed(path: path, reason: String(cString: sf_strerror(handle))) }
+    }
+
+    /// Stores a broadcast-WAV origination date and time ("yyyy-mm-dd", "hh:mm:ss", UTC) before any audio is written.
+    public func setDateString(_ iso: String) {
+        sf_set_string(handle, Int32(SF_STR_DATE), iso)
+    }
+}

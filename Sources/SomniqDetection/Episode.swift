@@ -1,0 +1,21 @@
+import SomniqModel
+
+/// Activations of one class close in time, merged: "a 14-minute snoring episode, moderate".
+public struct Episode: Equatable, Sendable {
+    public var classIndex: Int
+    public var tier: AlertTier
+    /// Start of the first activation's onset window, seconds from the file's start.
+    public var startSeconds: Double
+    /// End of the last active window, seconds from the file's start (never past the file's end).
+    public var endSeconds: Double
+    public var severity: EpisodeSeverity
+    public var peakConfidence: Float
+    /// Notifications raised within the episode.
+    public var alertCount: Int
+    /// Activations that began inside a cooldown (no notification at their onset).
+    public var suppressedCount: Int
+    /// Indices of the class's activations merged into this episode.
+    public var activations: ClosedRange<Int>
+
+    public var durationSeconds: Double { endSeconds - startSeconds }
+}

@@ -1,0 +1,37 @@
+/// What the feature extractor keeps of one half-second block: enough to build the two windows
+/// the block belongs to without looking at its samples again.
+struct BlockSummary {
+    var sampleCount = 0
+    var isComplete = false
+    var sumSquares = 0.0
+    var peak: Float = 0
+    var zeroCrossings = 0
+    /// Sum of the block's sub-frame power spectra.
+    var powerSum: [Float]
+    var subframeCount = 0
+    var fluxSum: Float = 0
+    var tonalitySum: Float = 0
+    var tonalSubframes = 0
+    /// Levels of the block's 10 ms micro-blocks, dBFS; the first `microCount` are valid.
+    var microLevels: [Float]
+    var microCount = 0
+
+    init(binCount: Int) {
+        powerSum = [Float](repeating: 0, count: binCount)
+        microLevels = [Float](repeating: 0, count: AnalysisGrid.microBlocksPerBlock)
+    }
+
+    mutating func reset() {
+        sampleCount = 0
+        isComplete = false
+        sumSquares = 0
+        peak = 0
+        zeroCrossings = 0
+        for index in powerSum.indices { powerSum[index] = 0 }
+        subframeCount = 0
+        fluxSum = 0
+        tonalitySum = 0
+        tonalSubframes = 0
+        microCount = 0
+    }
+}

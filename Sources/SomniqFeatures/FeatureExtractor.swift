@@ -1,0 +1,439 @@
+import Foundation
+
+/// Turns a stream of half-second sample blocks into one `FeatureVector` per analysis window.
+///
+/// Feed blocks in order with `consume(_:into:)` (every block complete, as `AnalysisGrid` cuts
+/// them, except possibly the last), then call `finish(into:)`. Each call that completes a window
+/// fills the vector and returns `true`. Work per block is fixed and nothing is allocated after
+/// `init`: each sub-frame is transformed once and serves both windows it belongs to.
+public final class FeatureExtractor {
+    /// Below this window level the spectral shape features are meaningless and reported as 0.
+    public static let noSignalDbfs: Float = -100
+    /// Levels are clamped here, so that digital silence has a finite level.
+    public static let minimumDbfs: Float = -120
+
+    public let grid: AnalysisGrid
+    private let analyzer: SpectralFrameAnalyzer
+    private let hann: [Float]
+    /// Normalised autocorrelation of the Hann window, to undo its taper in `harmonicity`.
+    private let windowAutocorrelation: [Float]
+    private let binHz: Float
+    private let minBin: Int
+    private let bandEdges: [Int]
+    private let lowHighSplitBin: Int
+    private let envelopeBandEndBin: Int
+    private let peakHalfWidthBins: Int
+    private let pitchLags: ClosedRange<Int>
+
+    // Scratch, reused for every sub-frame and window.
+    private var power: [Float]
+    private var magnitude: [Float]
+    private var previousMagnitude: [Float]
+    private var hasPreviousSubframe = false
+    private var windowPower: [Float]
+    private var autocorrelation: [Float]
+    private var breathingScores = [Float](repeating: 0, count: 8 * FeatureExtractor.envelopeRateHz + 1)
+    private var levels = [Float](repeating: 0, count: 2 * AnalysisGrid.microBlocksPerBlock)
+    private var sortedLevels = [Float](repeating: 0, count: 2 * AnalysisGrid.microBlocksPerBlock)
+
+    private var blocks: [BlockSummary]
+    private var blocksConsumed: Int64 = 0
+    private var lastSample: Float = 0
+
+    // Causal context across windows.
+    private var noiseFloor = NoiseFloorTracker()
+    private var quietRunSeconds: Float = 0
+    private var loudRunSeconds: Float = 0
+    private var quietBeforeLoudSeconds: Float = 0
+    private var breathingEnvelope: RingBuffer
+    private var pendingEnvelopeEnergy: Float = 0
+    private var pendingEnvelopeCount = 0
+
+    static let quietCapSeconds: Float = 60
+    static let loudSnrDb: Float = 10
+    /// How long into a loud stretch `preceding_quiet_s` still reports the pause before it.
+    static let pauseMemorySeconds: Float = 3
+    /// The breathing envelope runs at 8 Hz (two sub-frames a value) over the last 16 s.
+    static let envelopeRateHz = 8
+    static let envelopeHistory = 128
+
+    public init(sampleRate: Int) {
+        grid = AnalysisGrid(sampleRate: sampleRate)
+        let frameLength = grid.subframeLength
+        let fftSize = SpectralFrameAnalyzer.fftSize(atLeast: 2 * frameLength)
+        analyzer = SpectralFrameAnalyzer(fftSize: fftSize)
+        hann = SpectralFrameAnalyzer.hannWindow(length: frameLength)
+        let binHz = Float(sampleRate) / Float(fftSize)
+        self.binHz = binHz
+        let bins = analyzer.binCount
+        func bin(_ hertz: Float) -> Int { min(bins, max(1, Int((hertz / binHz).rounded(.up)))) }
+        minBin = bin(50)
+        bandEdges = [minBin, bin(250), bin(500), bin(1000), bin(2000), bin(4000), bins - 1]
+        lowHighSplitBin = bin(500)
+        envelopeBandEndBin = bin(1000)
+        peakHalfWidthBins = Int((2 * Double(fftSize) / Double(frameLength)).rounded(.up))
+        let lowestLag = Int((Double(sampleRate) / 500).rounded(.up))
+        let highestLag = min(Int(Double(sampleRate) / 60), frameLength / 2)
+        pitchLags = lowestLag...max(lowestLag, highestLag)
+
+        var windowAC = [Float](repeating: 0, count: frameLength)
+        let energy = hann.reduce(0) { $0 + $1 * $1 }
+        for lag in 0..<frameLength {
+            var sum: Float = 0
+            for index in 0..<(frameLength - lag) { sum += hann[index] * hann[index + lag] }
+            windowAC[lag] = sum / energy
+        }
+        windowAutocorrelation = windowAC
+
+        power = [Float](repeating: 0, count: bins)
+        magnitude = [Float](repeating: 0, count: bins)
+        previousMagnitude = [Float](repeating: 0, count: bins)
+        windowPower = [Float](repeating: 0, count: bins)
+        autocorrelation = [Float](repeating: 0, count: fftSize)
+        blocks = [BlockSummary(binCount: bins), BlockSummary(binCount: bins)]
+        breathingEnvelope = RingBuffer(capacity: Self.envelopeHistory)
+    }
+
+    /// Consumes the next block (`grid.blockLength` samples; fewer only for the file's last block).
+    /// Returns `true` when it completed a window, whose features are then in `features`.
+    public func consume(_ samples: UnsafeBufferPointer<Float>, into features: inout FeatureVector) -> Bool {
+        let expected = grid.blockLength(blocksConsumed)
+        precondition(samples.count > 0 && samples.count <= expected, "block \(blocksConsumed) must hold 1...\(expected) samples")
+        let slot = Int(blocksConsumed % 2)
+        summarize(samples, complete: samples.count == expected, into: &blocks[slot])
+        blocksConsumed += 1
+        guard blocksConsumed >= 2 else { return false }
+        let previous = 1 - slot
+        guard blocks[previous].isComplete else { return false }
+        computeWindow(first: previous, second: slot, into: &features)
+        return true
+    }
+
+    /// Emits the window that starts at the last block, when the analysis grid calls for one
+    /// (the last block was complete, or the whole file is shorter than half a second).
+    public func finish(into features: inout FeatureVector) -> Bool {
+        guard blocksConsumed > 0 else { return false }
+        let last = Int((blocksConsumed - 1) % 2)
+        guard blocks[last].isComplete || blocksConsumed == 1 else { return false }
+        computeWindow(first: last, second: nil, into: &features)
+        return true
+    }
+
+    // MARK: - Blocks
+
+    private func summarize(_ samples: UnsafeBufferPointer<Float>, complete: Bool, into block: inout BlockSummary) {
+        block.reset()
+        block.sampleCount = samples.count
+        block.isComplete = complete
+        var sumSquares = 0.0
+        var peak: Float = 0
+        var crossings = 0
+        var previous = lastSample
+        for sample in samples {
+            sumSquares += Double(sample * sample)
+            peak = max(peak, abs(sample))
+            if (sample < 0) != (previous < 0) { crossings += 1 }
+            previous = sample
+        }
+        lastSample = previous
+        block.sumSquares = sumSquares
+        block.peak = peak
+        block.zeroCrossings = crossings
+
+        for micro in 0..<AnalysisGrid.microBlocksPerBlock {
+            let start = grid.microBlockOffset(micro)
+            let end = min(grid.microBlockOffset(micro + 1), samples.count)
+            guard start < end else { break }
+            var sum: Float = 0
+            for index in start..<end { sum += samples[index] * samples[index] }
+            block.microLevels[block.microCount] = Self.decibels(power: sum / Float(end - start))
+            block.microCount += 1
+        }
+
+        for subframe in 0..<AnalysisGrid.subframesPerBlock {
+            let start = grid.subframeOffset(subframe)
+            let end = min(grid.subframeOffset(subframe + 1), samples.count)
+            guard start < end else { break }
+            analyzeSubframe(UnsafeBufferPointer(rebasing: samples[start..<end]), into: &block)
+        }
+    }
+
+    private func analyzeSubframe(_ frame: UnsafeBufferPointer<Float>, into block: inout BlockSummary) {
+        hann.withUnsafeBufferPointer { window in
+            power.withUnsafeMutableBufferPointer { power in
+                analyzer.powerSpectrum(frame: frame, window: window, into: power)
+            }
+        }
+        let bins = power.count
+        var total: Float = 0
+        var peakBin = minBin
+        var envelopeEnergy: Float = 0
+        for bin in 0..<bins {
+            block.powerSum[bin] += power[bin]
+            guard bin >= minBin else { continue }
+            total += power[bin]
+            if power[bin] > power[peakBin] { peakBin = bin }
+            if bin < envelopeBandEndBin { envelopeEnergy += power[bin] }
+        }
+
+        var peakEnergy: Float = 0
+        for bin in max(minBin, peakBin - peakHalfWidthBins)...min(bins - 1, peakBin + peakHalfWidthBins) {
+            peakEnergy += power[bin]
+        }
+        let tonality = total > 0 ? peakEnergy / total : 0
+        block.tonalitySum += tonality
+        if tonality >= 0.5 { block.tonalSubframes += 1 }
+
+        var rise: Float = 0
+        var magnitudeSum: Float = 0
+        for bin in minBin..<bins {
+            let value = power[bin].squareRoot()
+            magnitude[bin] = value
+            magnitudeSum += value
+            rise += max(0, value - previousMagnitude[bin])
+        }
+        if hasPreviousSubframe, magnitudeSum > 0 { block.fluxSum += min(1, rise / magnitudeSum) }
+        swap(&magnitude, &previousMagnitude)
+        hasPreviousSubframe = true
+        block.subframeCount += 1
+
+        pendingEnvelopeEnergy += envelopeEnergy
+        pendingEnvelopeCount += 1
+        if pendingEnvelopeCount == AnalysisGrid.subframesPerSecond / Self.envelopeRateHz {
+            breathingEnvelope.append(Self.decibels(power: pendingEnvelopeEnergy / Float(pendingEnvelopeCount)))
+            pendingEnvelopeEnergy = 0
+            pendingEnvelopeCount = 0
+        }
+    }
+
+    // MARK: - Windows
+
+    private func computeWindow(first: Int, second: Int?, into features: inout FeatureVector) {
+        let a = blocks[first]
+        let b = second.map { blocks[$0] }
+        let sampleCount = a.sampleCount + (b?.sampleCount ?? 0)
+        let sumSquares = a.sumSquares + (b?.sumSquares ?? 0)
+        let peak = max(a.peak, b?.peak ?? 0)
+        let rms = Self.decibels(power: Float(sumSquares / Double(sampleCount)))
+        let peakDbfs = Self.decibels(amplitude: peak)
+
+        var levelCount = 0
+        for index in 0..<a.microCount { levels[levelCount] = a.microLevels[index]; levelCount += 1 }
+        if let b { for index in 0..<b.microCount { levels[levelCount] = b.microLevels[index]; levelCount += 1 } }
+        for index in 0..<levelCount { sortedLevels[index] = levels[index] }
+        sortedLevels[0..<levelCount].sort()
+        let p10 = sortedLevels[Int(Float(levelCount - 1) * 0.1)]
+        let p90 = sortedLevels[Int(Float(levelCount - 1) * 0.9)]
+
+        let floorBefore = noiseFloor.floorDbfs ?? p10
+        features[.rmsDbfs] = rms
+        features[.peakDbfs] = peakDbfs
+        features[.crestDb] = max(0, peakDbfs - rms)
+        features[.noiseFloorDbfs] = floorBefore
+        features[.snrDb] = rms - floorBefore
+        features[.levelRangeDb] = p90 - p10
+        features[.onsetStrengthDb] = onsetStrength(count: levelCount)
+        var active = 0
+        for index in 0..<levelCount where levels[index] > floorBefore + 10 { active += 1 }
+        features[.activeFraction] = Float(active) / Float(levelCount)
+        features[.syllabicModulation] = syllabicModulation(count: levelCount)
+        features[.zeroCrossingRate] = Float(a.zeroCrossings + (b?.zeroCrossings ?? 0)) / Float(sampleCount)
+
+        let subframes = a.subframeCount + (b?.subframeCount ?? 0)
+        let scale = 1 / Float(subframes)
+        for bin in windowPower.indices { windowPower[bin] = (a.powerSum[bin] + (b?.powerSum[bin] ?? 0)) * scale }
+        if rms < Self.noSignalDbfs {
+            for id in Self.spectralShapeFeatures { features[id] = 0 }
+        } else {
+            computeSpectralShape(into: &features)
+            features[.spectralFlux] = (a.fluxSum + (b?.fluxSum ?? 0)) * scale
+            features[.tonality] = (a.tonalitySum + (b?.tonalitySum ?? 0)) * scale
+            features[.tonalFraction] = Float(a.tonalSubframes + (b?.tonalSubframes ?? 0)) * scale
+            computeHarmonicity(into: &features)
+        }
+
+        computeBreathing(into: &features)
+        features[.precedingQuietSeconds] = updatePause(loud: features[.snrDb] >= Self.loudSnrDb)
+        noiseFloor.update(candidateDbfs: p10)
+    }
+
+    private static let spectralShapeFeatures: [FeatureID] = [
+        .spectralCentroidHz, .spectralSpreadHz, .spectralFlatness, .spectralRolloffHz, .spectralFlux,
+        .dominantFrequencyHz, .tonality, .tonalFraction, .harmonicity, .pitchHz,
+        .bandRatio0To250, .bandRatio250To500, .bandRatio500To1k, .bandRatio1kTo2k, .bandRatio2kTo4k, .bandRatio4kUp,
+        .lowHighRatioDb,
+    ]
+
+    /// Tracks quiet and loud stretches; returns the quiet before the current loud stretch while it is young.
+    private func updatePause(loud: Bool) -> Float {
+        let hop = Float(AnalysisGrid.hopSeconds)
+        guard loud else {
+            quietRunSeconds = min(Self.quietCapSeconds, quietRunSeconds + hop)
+            loudRunSeconds = 0
+            return 0
+        }
+        if loudRunSeconds == 0 { quietBeforeLoudSeconds = quietRunSeconds }
+        loudRunSeconds += hop
+        quietRunSeconds = 0
+        return loudRunSeconds <= Self.pauseMemorySeconds ? quietBeforeLoudSeconds : 0
+    }
+
+    /// Share of the envelope's modulation power (1–15 Hz) that lies at syllable rates (3–8 Hz).
+    private func syllabicModulation(count: Int) -> Float {
+        guard count >= AnalysisGrid.microBlocksPerBlock else { return 0 }
+        var mean: Float = 0
+        for index in 0..<count { mean += levels[index] }
+        mean /= Float(count)
+        var syllabic: Float = 0, total: Float = 0
+        let rate = Float(AnalysisGrid.microBlocksPerSecond)
+        for frequency in 1...15 {
+            var re: Float = 0, im: Float = 0
+            let step = 2 * Float.pi * Float(frequency) / rate
+            for index in 0..<count {
+                let value = levels[index] - mean
+                re += value * cos(step * Float(index))
+                im -= value * sin(step * Float(index))
+            }
+            let power = re * re + im * im
+            total += power
+            if (3...8).contains(frequency) { syllabic += power }
+        }
+        return total > 1e-6 ? syllabic / total : 0
+    }
+
+    private func onsetStrength(count: Int) -> Float {
+        var strongest: Float = 0
+        guard count > 3 else { return 0 }
+        for index in 3..<count {
+            let before = (levels[index - 1] + levels[index - 2] + levels[index - 3]) / 3
+            strongest = max(strongest, levels[index] - before)
+        }
+        return strongest
+    }
+
+    private func computeSpectralShape(into features: inout FeatureVector) {
+        let bins = windowPower.count
+        var total: Float = 0, weighted: Float = 0, logSum: Float = 0
+        var dominant = minBin
+        for bin in minBin..<bins {
+            let value = windowPower[bin]
+            total += value
+            weighted += value * Float(bin) * binHz
+            logSum += log(value + 1e-20)
+            if value > windowPower[dominant] { dominant = bin }
+        }
+        guard total > 0 else {
+            for id in Self.spectralShapeFeatures { features[id] = 0 }
+            return
+        }
+        let centroid = weighted / total
+        var spreadSum: Float = 0
+        var cumulative: Float = 0
+        var rolloff: Float = 0
+        var rolloffFound = false
+        var lowEnergy: Float = 0
+        for bin in minBin..<bins {
+            let frequency = Float(bin) * binHz
+            let value = windowPower[bin]
+            spreadSum += (frequency - centroid) * (frequency - centroid) * value
+            cumulative += value
+            if !rolloffFound, cumulative >= 0.85 * total { rolloff = frequency; rolloffFound = true }
+            if bin < lowHighSplitBin { lowEnergy += value }
+        }
+        let count = Float(bins - minBin)
+        features[.spectralCentroidHz] = centroid
+        features[.spectralSpreadHz] = (spreadSum / total).squareRoot()
+        features[.spectralFlatness] = min(1, exp(logSum / count) / (total / count))
+        features[.spectralRolloffHz] = rolloff
+        features[.dominantFrequencyHz] = Float(dominant) * binHz
+        let bandFeatures: [FeatureID] = [.bandRatio0To250, .bandRatio250To500, .bandRatio500To1k,
+                                         .bandRatio1kTo2k, .bandRatio2kTo4k, .bandRatio4kUp]
+        for (band, id) in bandFeatures.enumerated() {
+            let lower = bandEdges[band], upper = band == bandFeatures.count - 1 ? bins : bandEdges[band + 1]
+            var energy: Float = 0
+            if lower < upper { for bin in lower..<upper { energy += windowPower[bin] } }
+            features[id] = energy / total
+        }
+        let highEnergy = total - lowEnergy
+        features[.lowHighRatioDb] = max(-60, min(60, 10 * log10((lowEnergy + 1e-20) / (highEnergy + 1e-20))))
+    }
+
+    private func computeHarmonicity(into features: inout FeatureVector) {
+        for bin in 0..<minBin { windowPower[bin] = 0 }
+        windowPower.withUnsafeBufferPointer { power in
+            autocorrelation.withUnsafeMutableBufferPointer { output in
+                analyzer.autocorrelation(power: power, into: output)
+            }
+        }
+        let zeroLag = autocorrelation[0]
+        guard zeroLag > 0 else {
+            features[.harmonicity] = 0
+            features[.pitchHz] = 0
+            return
+        }
+        var best: Float = 0
+        var bestLag = 0
+        for lag in pitchLags {
+            let value = autocorrelation[lag] / zeroLag / windowAutocorrelation[lag]
+            // Only a local maximum is a period; the slope down from lag 0 is not.
+            guard value > best, autocorrelation[lag] >= autocorrelation[lag - 1],
+                  autocorrelation[lag] >= autocorrelation[lag + 1] else { continue }
+            best = value
+            bestLag = lag
+        }
+        features[.harmonicity] = min(1, best)
+        features[.pitchHz] = bestLag > 0 ? Float(grid.sampleRate) / Float(bestLag) : 0
+    }
+
+    private func computeBreathing(into features: inout FeatureVector) {
+        let minimumLag = 2 * Self.envelopeRateHz
+        let count = breathingEnvelope.count
+        guard count >= 8 * Self.envelopeRateHz else {
+            features[.breathingPeriodicity] = 0
+            features[.breathingPeriodSeconds] = 0
+            return
+        }
+        let maximumLag = min(8 * Self.envelopeRateHz, count - 4 * Self.envelopeRateHz)
+        var best: Float = 0
+        var bestLag = 0
+        breathingEnvelope.withOrderedValues { values in
+            for lag in minimumLag...maximumLag {
+                let value = Self.normalisedAutocorrelation(values, lag: lag)
+                breathingScores[lag - minimumLag] = value
+                if value > best { best = value; bestLag = lag }
+            }
+        }
+        // A rhythm of period T also correlates at 2T: prefer the shortest lag nearly as strong as the best.
+        for lag in minimumLag..<max(minimumLag, bestLag) where breathingScores[lag - minimumLag] >= 0.9 * best {
+            let value = breathingScores[lag - minimumLag]
+            let previous = lag > minimumLag ? breathingScores[lag - minimumLag - 1] : -1
+            let next = breathingScores[lag - minimumLag + 1]
+            if value >= previous, value >= next { bestLag = lag; break }
+        }
+        features[.breathingPeriodicity] = min(1, best)
+        features[.breathingPeriodSeconds] = bestLag > 0 ? Float(bestLag) / Float(Self.envelopeRateHz) : 0
+    }
+
+    /// `(Σ_t (v_t - μ)(v_t+lag - μ) / (n - lag)) / (Σ_t (v_t - μ)² / n)`; 0 for a constant sequence.
+    static func normalisedAutocorrelation(_ values: UnsafeBufferPointer<Float>, lag: Int) -> Float {
+        let count = values.count
+        guard lag < count else { return 0 }
+        var mean: Float = 0
+        for value in values { mean += value }
+        mean /= Float(count)
+        var variance: Float = 0
+        for value in values { variance += (value - mean) * (value - mean) }
+        guard variance > 1e-6 * Float(count) else { return 0 }
+        var sum: Float = 0
+        for index in 0..<(count - lag) { sum += (values[index] - mean) * (values[index + lag] - mean) }
+        return (sum / Float(count - lag)) / (variance / Float(count))
+    }
+
+    static func decibels(power: Float) -> Float {
+        power > 0 ? max(minimumDbfs, 10 * log10(power)) : minimumDbfs
+    }
+
+    static func decibels(amplitude: Float) -> Float {
+        amplitude > 0 ? max(minimumDbfs, 20 * log10(amplitude)) : minimumDbfs
+    }
+}

@@ -1,0 +1,102 @@
+/// The per-window features, in the order of a `FeatureVector`. The raw value is the name the
+/// model files use. Each case documents its formula, unit and range.
+///
+/// Notation: `x[n]` the window's samples (mono, [-1, 1]); `P[k]` the window's mean power spectrum
+/// (Welch: the average of the sixteen 1/16 s Hann-windowed sub-frame periodograms), `f[k]` bin
+/// frequency in Hz; `e[m]` the level of 10 ms micro-block `m` in dBFS; `floor` the background
+/// estimate of `noise_floor_dbfs` before this window. Levels are clamped at -120 dBFS; a window
+/// below -100 dBFS ("no signal") reports 0 for every spectral shape feature.
+public enum FeatureID: String, CaseIterable, Sendable, Codable {
+    /// `10 log10(mean x²)`, dBFS, [-120, 0]. A full-scale sine reads -3.01.
+    case rmsDbfs = "rms_dbfs"
+    /// `20 log10(max |x|)`, dBFS, [-120, 0].
+    case peakDbfs = "peak_dbfs"
+    /// `peak_dbfs - rms_dbfs`, dB, ≥ 0. 3.01 for a sine; large for clicks and impacts.
+    case crestDb = "crest_db"
+    /// Running background level of this recording before this window, dBFS: the 10th percentile of the
+    /// window's micro-block levels, followed down at once and up at most 0.1 dB/s.
+    case noiseFloorDbfs = "noise_floor_dbfs"
+    /// `rms_dbfs - noise_floor_dbfs`, dB: how loud the window is against this bedroom.
+    case snrDb = "snr_db"
+    /// 10th-to-90th percentile spread of `e[m]`, dB: a steady sound is near 0, bursts are large.
+    case levelRangeDb = "level_range_db"
+    /// Largest rise of `e[m]` over the mean of the three micro-blocks before it, dB: impulsive onsets.
+    case onsetStrengthDb = "onset_strength_db"
+    /// Fraction of micro-blocks more than 10 dB above `floor`, [0, 1].
+    case activeFraction = "active_fraction"
+    /// Share of the modulation power of `e[m]` (mean removed; DFT at 1–15 Hz) at 3–8 Hz, [0, 1]:
+    /// syllable-rate amplitude modulation, high for speech and laughter, low for a single smooth burst.
+    /// About 0.4 for a random envelope; 0 for windows under 0.5 s.
+    case syllabicModulation = "syllabic_modulation"
+    /// `Σ f P / Σ P`, Hz. A sine's centroid is its frequency.
+    case spectralCentroidHz = "spectral_centroid_hz"
+    /// `sqrt(Σ (f - centroid)² P / Σ P)`, Hz.
+    case spectralSpreadHz = "spectral_spread_hz"
+    /// Geometric over arithmetic mean of `P[k]` from 50 Hz to Nyquist, [0, 1]: near 1 for white noise, near 0 for tones.
+    case spectralFlatness = "spectral_flatness"
+    /// Frequency below which 85% of the power lies, Hz.
+    case spectralRolloffHz = "spectral_rolloff_hz"
+    /// Mean over consecutive sub-frames of `Σ max(0, |X_t| - |X_t-1|) / Σ |X_t|`, [0, 1]: how fast the spectrum changes.
+    case spectralFlux = "spectral_flux"
+    /// Frequency of the largest `P[k]` above 50 Hz, Hz.
+    case dominantFrequencyHz = "dominant_frequency_hz"
+    /// Mean over sub-frames of the power within the Hann main lobe (±32 Hz) of the strongest peak above 50 Hz, over the
+    /// sub-frame's total above 50 Hz, [0, 1]: near 1 for a pure tone, near 0 for noise.
+    case tonality = "tonality"
+    /// Fraction of sub-frames whose strongest peak holds at least half the sub-frame's power, [0, 1]: beeps and whistles.
+    case tonalFraction = "tonal_fraction"
+    /// Peak of the window-corrected normalised autocorrelation (from `P`, bins below 50 Hz removed) at lags for 60–500 Hz, [0, 1]:
+    /// voiced speech, crying, snoring flutter, music.
+    case harmonicity = "harmonicity"
+    /// Frequency of that autocorrelation peak, Hz (0 when `harmonicity` is 0).
+    case pitchHz = "pitch_hz"
+    /// Sign changes of `x[n]` per sample, [0, 1].
+    case zeroCrossingRate = "zero_crossing_rate"
+    /// Fraction of `Σ P` in 0–250 Hz, [0, 1].
+    case bandRatio0To250 = "band_ratio_0_250"
+    /// Fraction of `Σ P` in 250–500 Hz, [0, 1].
+    case bandRatio250To500 = "band_ratio_250_500"
+    /// Fraction of `Σ P` in 500–1000 Hz, [0, 1].
+    case bandRatio500To1k = "band_ratio_500_1k"
+    /// Fraction of `Σ P` in 1–2 kHz, [0, 1].
+    case bandRatio1kTo2k = "band_ratio_1k_2k"
+    /// Fraction of `Σ P` in 2–4 kHz, [0, 1].
+    case bandRatio2kTo4k = "band_ratio_2k_4k"
+    /// Fraction of `Σ P` above 4 kHz, [0, 1] (0 when Nyquist is 4 kHz or less).
+    case bandRatio4kUp = "band_ratio_4k_up"
+    /// `10 log10(Σ P below 500 Hz / Σ P above 500 Hz)`, dB, clamped to ±60.
+    case lowHighRatioDb = "low_high_ratio_db"
+    /// Causal context: normalised autocorrelation peak of the 0–1 kHz sub-frame level over the last 16 s, at lags of 2–8 s, [0, 1]:
+    /// the breathing rhythm of snoring and loud breathing.
+    case breathingPeriodicity = "breathing_periodicity"
+    /// The lag of that peak, s (0 when fewer than 8 s have been heard).
+    case breathingPeriodSeconds = "breathing_period_s"
+    /// Causal context: during the first 3 s of a loud stretch (windows with `snr_db` ≥ 10 dB), the seconds of quiet
+    /// before it (capped at 60 s); 0 otherwise. A gasp follows a silent pause.
+    case precedingQuietSeconds = "preceding_quiet_s"
+
+    /// Position in a `FeatureVector`.
+    public var index: Int { Self.indexByCase[self]! }
+
+    private static let indexByCase: [FeatureID: Int] = Dictionary(
+        uniqueKeysWithValues: allCases.enumerated().map { ($1, $0) })
+
+    public static let count = allCases.count
+}
+
+/// One window's features, indexed by `FeatureID`.
+public struct FeatureVector: Equatable, Sendable {
+    public var values: [Float]
+
+    public init() { values = [Float](repeating: 0, count: FeatureID.count) }
+
+    public init(values: [Float]) {
+        precondition(values.count == FeatureID.count, "a feature vector has \(FeatureID.count) values")
+        self.values = values
+    }
+
+    public subscript(_ id: FeatureID) -> Float {
+        get { values[id.index] }
+        set { values[id.index] = newValue }
+    }
+}

@@ -1,0 +1,41 @@
+import SomniqFeatures
+
+/// Evaluates a `ClassifierModel` on one window's features: a confidence in [0, 1] per class,
+/// in model order. Pure and allocation-free per window.
+public struct Classifier: Sendable {
+    public let model: ClassifierModel
+
+    public init(model: ClassifierModel) { self.model = model }
+
+    public var classCount: Int { model.classes.count }
+
+    /// Writes each class's confidence into `confidences` (`classCount` values).
+    public func classify(_ features: FeatureVector, into confidences: UnsafeMutableBufferPointer<Float>) {
+        for (index, definition) in model.classes.enumerated() {
+            confidences[index] = Self.confidence(of: definition, features)
+        }
+    }
+
+    public func classify(_ features: FeatureVector) -> [Float] {
+        var confidences = [Float](repeating: 0, count: classCount)
+        confidences.withUnsafeMutableBufferPointer { classify(features, into: $0) }
+        return confidences
+    }
+
+    static func confidence(of definition: SoundClassDefinition, _ features: FeatureVector) -> Float {
+        guard definition.status != .unsupported else { return 0 }
+        var score = definition.maxConfidence
+        for condition in definition.all { score *= condition.membership(features[condition.feature]) }
+        if !definition.any.isEmpty {
+            var best: Float = 0
+            for condition in definition.any { best = max(best, condition.membership(features[condition.feature])) }
+            score *= best
+        }
+        if !definition.none.isEmpty {
+            var veto: Float = 0
+            for condition in definition.none { veto = max(veto, condition.membership(features[condition.feature])) }
+            score *= 1 - veto
+        }
+        return min(1, max(0, score))
+    }
+}

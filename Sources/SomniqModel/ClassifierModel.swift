@@ -1,0 +1,57 @@
+/// A rule-based classifier as stored in `model.json`: versioned, human-readable data.
+public struct ClassifierModel: Codable, Equatable, Sendable {
+    public static let format = "somniq-model"
+    public static let supportedFormatVersion = 1
+
+    public var format: String
+    public var formatVersion: Int
+    public var name: String
+    /// The model's own version, stored with every analysis made with it.
+    public var version: String
+    public var description: String
+    /// Per-window confidences at or above this are stored as `detections` rows (all are kept in `windows`).
+    public var detectionFloor: Float
+    public var classes: [SoundClassDefinition]
+
+    public init(name: String, version: String, description: String = "", detectionFloor: Float = 0.2,
+                classes: [SoundClassDefinition]) {
+        format = Self.format
+        formatVersion = Self.supportedFormatVersion
+        self.name = name
+        self.version = version
+        self.description = description
+        self.detectionFloor = detectionFloor
+        self.classes = classes
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case format, formatVersion, name, version, description, detectionFloor, classes
+    }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        (format, formatVersion) = try container.decodeFormat(.format, .formatVersion, expected: Self.format,
+                                                             supportedVersion: Self.supportedFormatVersion)
+        name = try container.decode(String.self, forKey: .name)
+        version = try container.decode(String.self, forKey: .version)
+        description = try container.decodeIfPresent(String.self, forKey: .description) ?? ""
+        detectionFloor = try container.decode(Float.self, forKey: .detectionFloor)
+        guard detectionFloor > 0, detectionFloor < 1 else {
+            throw DecodingError.dataCorruptedError(forKey: .detectionFloor, in: container,
+                debugDescription: "detectionFloor must lie in (0, 1)")
+        }
+        classes = try container.decode([SoundClassDefinition].self, forKey: .classes)
+        guard !classes.isEmpty else {
+            throw DecodingError.dataCorruptedError(forKey: .classes, in: container, debugDescription: "a model needs classes")
+        }
+        var seen = Set<String>()
+        for definition in classes where !seen.insert(definition.id).inserted {
+            throw DecodingError.dataCorruptedError(forKey: .classes, in: container,
+                debugDescription: "class \"\(definition.id)\" is defined twice")
+        }
+    }
+
+    /// Class identifiers in model order: the column order of every confidence vector.
+    public var classIDs: [String] { classes.map(\.id) }
+}

@@ -1,0 +1,101 @@
+import Foundation
+
+/// A classifier model and its sensitivity profiles, loaded together from a model folder
+/// (`model.json` and `profiles.json`) and checked.
+public struct ModelBundle: Sendable {
+    public static let modelFileName = "model.json"
+    public static let profilesFileName = "profiles.json"
+    /// Environment variable naming a default model folder.
+    public static let environmentVariable = "SOMNIQ_MODEL"
+
+    public let classifier: ClassifierModel
+    public let profiles: ProfileSet
+    /// The folder the files came from.
+    public let location: String
+
+    public init(classifier: ClassifierModel, profiles: ProfileSet, location: String) {
+        self.classifier = classifier
+        self.profiles = profiles
+        self.location = location
+    }
+
+    /// `model-name@model-version+profiles-version`: what an analysis records to say which rules made it.
+    public var versionTag: String { "\(classifier.name)@\(classifier.version)+profiles@\(profiles.version)" }
+
+    /// Loads a model folder, or a `model.json` with its `profiles.json` beside it.
+    public static func load(path: String) throws(ModelError) -> ModelBundle {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw .notFound(path: path, searched: [])
+        }
+        let folder = isDirectory.boolValue ? path : (path as NSString).deletingLastPathComponent
+        let modelPath = isDirectory.boolValue ? (folder as NSString).appendingPathComponent(modelFileName) : path
+        let profilesPath = ((folder.isEmpty ? "." : folder) as NSString).appendingPathComponent(profilesFileName)
+        let classifier: ClassifierModel = try decode(path: modelPath)
+        let profiles: ProfileSet = try decode(path: profilesPath)
+        return ModelBundle(classifier: classifier, profiles: profiles, location: folder)
+    }
+
+    /// Finds the default model: `$SOMNIQ_MODEL`, then `models/default` in the working directory, then
+    /// beside the executable (an installed `share/somniq-analyze/models/default`, or the source
+    /// tree's `models/default` for a binary under `.build/`).
+    public static func defaultLocation(executablePath: String = CommandLine.arguments.first ?? "") throws(ModelError) -> String {
+        var candidates: [String] = []
+        if let fromEnvironment = ProcessInfo.processInfo.environment[environmentVariable], !fromEnvironment.isEmpty {
+            candidates.append(fromEnvironment)
+        }
+        candidates.append(FileManager.default.currentDirectoryPath + "/models/default")
+        let executable = URL(fileURLWithPath: executablePath).resolvingSymlinksInPath().deletingLastPathComponent()
+        candidates.append(executable.appendingPathComponent("../share/somniq-analyze/models/default").standardized.path)
+        var folder = executable
+        for _ in 0..<5 {
+            folder = folder.deletingLastPathComponent()
+            candidates.append(folder.appendingPathComponent("models/default").standardized.path)
+        }
+        for candidate in candidates
+        where FileManager.default.fileExists(atPath: (candidate as NSString).appendingPathComponent(modelFileName)) {
+            return candidate
+        }
+        throw .notFound(path: "models/default", searched: candidates)
+    }
+
+    static func decode<Value: Decodable>(path: String) throws(ModelError) -> Value {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            if !FileManager.default.fileExists(atPath: path) { throw .notFound(path: path, searched: []) }
+            throw .unreadable(path: path, reason: error.localizedDescription)
+        }
+        do {
+            return try JSONDecoder().decode(Value.self, from: data)
+        } catch let DecodingError.dataCorrupted(context) where context.codingPath.isEmpty {
+            throw .invalidJSON(path: path, reason: context.underlyingError.map { "\($0)" } ?? context.debugDescription)
+        } catch let DecodingError.dataCorrupted(context) {
+            throw .invalid(path: path, field: describe(codingPath: context.codingPath), reason: context.debugDescription)
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw .invalid(path: path, field: describe(codingPath: context.codingPath + [key]), reason: "required field is missing")
+        } catch let DecodingError.typeMismatch(type, context) {
+            throw .invalid(path: path, field: describe(codingPath: context.codingPath), reason: "expected \(type)")
+        } catch let DecodingError.valueNotFound(type, context) {
+            throw .invalid(path: path, field: describe(codingPath: context.codingPath), reason: "expected \(type), found null")
+        } catch {
+            throw .invalidJSON(path: path, reason: "\(error)")
+        }
+    }
+
+    /// The alert rules of `profile`, one per class in model order; `nil` for classes of tier `none`.
+    public func rules(for profile: SensitivityProfile, frameHz: Double) -> [AlertRule?] {
+        classifier.classes.map { definition in
+            guard let adjustment = adjustment(for: definition) else { return nil }
+            return AlertRule.expand(profile: profile, soundClass: definition.id, tier: definition.tier,
+                                    adjustment: adjustment, frameHz: frameHz)
+        }
+    }
+
+    /// The adjustment a class runs under: its tier's, with the class's own fields put in (`nil` for tier `none`).
+    public func adjustment(for definition: SoundClassDefinition) -> TierAdjustment? {
+        guard definition.tier != .none, let tierAdjustment = profiles.tiers[definition.tier] else { return nil }
+        return definition.adjust?.applied(to: tierAdjustment) ?? tierAdjustment
+    }
+}

@@ -1,0 +1,51 @@
+/// A coding key for any string, to list the keys an object really has.
+struct AnyCodingKey: CodingKey {
+    var stringValue: String
+    var intValue: Int?
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { self.stringValue = String(intValue); self.intValue = intValue }
+}
+
+extension Decoder {
+    /// Rejects any key not in `Keys`: a misspelt field in a model file is an error, not a silent default.
+    func rejectUnknownKeys<Keys: CodingKey & CaseIterable>(_ keys: Keys.Type) throws {
+        let container = try container(keyedBy: AnyCodingKey.self)
+        let allowed = Set(Keys.allCases.map(\.stringValue))
+        for key in container.allKeys.sorted(by: { $0.stringValue < $1.stringValue })
+        where !allowed.contains(key.stringValue) {
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: codingPath + [key],
+                debugDescription: "unknown field \"\(key.stringValue)\" (allowed: \(allowed.sorted().joined(separator: ", ")))"))
+        }
+    }
+}
+
+/// A human-readable path such as `classes[3].all[0].softness` from a coding path.
+func describe(codingPath: [any CodingKey]) -> String {
+    var text = ""
+    for key in codingPath {
+        if let index = key.intValue {
+            text += "[\(index)]"
+        } else {
+            text += text.isEmpty ? key.stringValue : ".\(key.stringValue)"
+        }
+    }
+    return text.isEmpty ? "(top level)" : text
+}
+
+extension KeyedDecodingContainer {
+    /// Reads and checks a versioned file's `format` and `formatVersion` fields.
+    func decodeFormat(_ formatKey: Key, _ versionKey: Key, expected: String, supportedVersion: Int) throws -> (String, Int) {
+        let format = try decode(String.self, forKey: formatKey)
+        guard format == expected else {
+            throw DecodingError.dataCorruptedError(forKey: formatKey, in: self,
+                debugDescription: "expected \"\(expected)\", found \"\(format)\"")
+        }
+        let version = try decode(Int.self, forKey: versionKey)
+        guard version == supportedVersion else {
+            throw DecodingError.dataCorruptedError(forKey: versionKey, in: self,
+                debugDescription: "format version \(version) is not supported (this build reads \(supportedVersion))")
+        }
+        return (format, version)
+    }
+}

@@ -1,0 +1,128 @@
+import CSV
+import Foundation
+import SomniqModel
+import SomniqStore
+
+/// The `classify` output in its three formats.
+public enum ClassificationReport {
+    /// One classified file.
+    public struct File: Sendable {
+        public var data: RecordingData
+        public var summary: ClassificationSummary
+        public var includeFeatures: Bool
+
+        public init(_ data: RecordingData, detectionFloor: Float, includeFeatures: Bool) {
+            self.data = data
+            summary = ClassificationSummary(data, detectionFloor: detectionFloor)
+            self.includeFeatures = includeFeatures
+        }
+
+        func features(window: Int) -> [Float] {
+            let count = data.featureIDs.count
+            return Array(data.features[(window * count)..<((window + 1) * count)])
+        }
+
+        /// Classes by seconds on top, most first (ties by name).
+        var rankedClasses: [(String, Double)] {
+            summary.secondsPerClass.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
+        }
+    }
+
+    public static func table(_ files: [File]) -> String {
+        var text = ""
+        for file in files {
+            text += "\(file.data.path): \(Formatting.fixed(file.data.durationSeconds, 1)) s, mostly \(file.summary.dominantClass)\n"
+            var windows = TextTable(headers: ["window", "start", "end", "class", "confidence"],
+                                    alignments: [.right, .right, .right, .left, .right])
+            for window in file.summary.windows {
+                windows.append([String(window.index), Formatting.fixed(window.startSeconds, 1), Formatting.fixed(window.endSeconds, 1),
+                                window.topClass, Formatting.fixed(Double(window.confidence), 3)])
+            }
+            text += windows.render(indent: "  ")
+            var seconds = TextTable(headers: ["class", "seconds", "share"], alignments: [.left, .right, .right])
+            for (label, value) in file.rankedClasses {
+                seconds.append([label, Formatting.fixed(value, 1), Formatting.fixed(100 * value / file.data.durationSeconds, 1) + "%"])
+            }
+            text += "  seconds per class:\n" + seconds.render(indent: "  ") + "\n"
+        }
+        return text
+    }
+
+    public static func json(_ files: [File], bundle: ModelBundle) throws -> String {
+        struct Window: Encodable {
+            var index: Int, start: Double, end: Double, topClass: String, confidence: Float
+            var features: [String: Float]?
+        }
+        struct Summary: Encodable {
+            var dominantClass: String
+            var secondsPerClass: [String: Double]
+        }
+        struct Entry: Encodable {
+            var path: String, durationSeconds: Double, sampleRate: Int, channels: Int, windowCount: Int
+            var summary: Summary
+            var windows: [Window]
+        }
+        struct Output: Encodable {
+            var model: String
+            var files: [Entry]
+        }
+        let entries = files.map { file in
+            Entry(path: file.data.path, durationSeconds: file.data.durationSeconds, sampleRate: file.data.sampleRate,
+                  channels: file.data.channelCount, windowCount: file.data.windowCount,
+                  summary: Summary(dominantClass: file.summary.dominantClass, secondsPerClass: file.summary.secondsPerClass),
+                  windows: file.summary.windows.map { window in
+                      Window(index: window.index, start: window.startSeconds, end: window.endSeconds, topClass: window.topClass,
+                             confidence: window.confidence,
+                             features: file.includeFeatures
+                                ? Dictionary(uniqueKeysWithValues: zip(file.data.featureIDs, file.features(window: window.index)))
+                                : nil)
+                  })
+        }
+        return try JSONOutput.encode(Output(model: "\(bundle.classifier.name)@\(bundle.classifier.version)", files: entries))
+    }
+
+    /// Window rows (`record` = `window`), then per file one `summary` row per class with its seconds;
+    /// the dominant class's row says `dominant`.
+    public static func csv(_ files: [File]) throws -> String {
+        let featureIDs = files.first(where: \.includeFeatures)?.data.featureIDs ?? []
+        return try CSVText.make { writer in
+            try writer.write(row: ["record", "file", "window", "start_s", "end_s", "class", "confidence", "seconds"] + featureIDs)
+            for file in files {
+                for window in file.summary.windows {
+                    let features = file.includeFeatures ? file.features(window: window.index).map { CSVText.number($0) } : []
+                    try writer.write(row: ["window", file.data.path, String(window.index), CSVText.number(window.startSeconds),
+                                           CSVText.number(window.endSeconds), window.topClass,
+                                           CSVText.number(window.confidence), ""] + features
+                                     + Array(repeating: "", count: featureIDs.count - features.count))
+                }
+                for (label, seconds) in file.rankedClasses {
+                    try writer.write(row: [label == file.summary.dominantClass ? "dominant" : "summary", file.data.path, "", "", "",
+                                           label, "", CSVText.number(seconds)] + Array(repeating: "", count: featureIDs.count))
+                }
+            }
+        }
+    }
+}
+
+/// RFC 4180 CSV (CRLF line ends, quoting where needed) through CSV.swift.
+public enum CSVText {
+    public static func make(_ body: (CSVWriter) throws -> Void) throws -> String {
+        let writer = try CSVWriter(stream: .toMemory(), newline: .crlf)
+        try body(writer)
+        writer.stream.close()
+        let data = writer.stream.property(forKey: .dataWrittenToMemoryStreamKey) as? Data ?? Data()
+        var text = String(decoding: data, as: UTF8.self)
+        if !text.isEmpty, !text.hasSuffix("\r\n") { text += "\r\n" }
+        return text
+    }
+
+    /// Shortest round-tripping decimal form, locale-free.
+    public static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+
+    /// Shortest decimal that reads back as the same `Float` (0.3, not 0.30000001192092896).
+    public static func number(_ value: Float) -> String {
+        value == value.rounded() && abs(value) < 1e7 ? String(Int64(value)) : String(value)
+    }
+}

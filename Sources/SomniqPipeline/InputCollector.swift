@@ -1,0 +1,48 @@
+import Foundation
+
+/// Expands the command line's files and folders into the list of recordings to analyse.
+public enum InputCollector {
+    /// Extensions of the formats libsndfile reads, matched case-insensitively inside folders.
+    public static let audioExtensions: Set<String> = [
+        "wav", "wave", "caf", "aif", "aiff", "aifc", "flac", "ogg", "oga", "opus", "mp3", "au", "snd", "w64", "rf64",
+    ]
+
+    /// Files named on the command line are taken as they are (a bad one is reported by the analysis
+    /// with its reason); folders are searched recursively for audio extensions, in sorted order.
+    /// Duplicates (the same standardised path twice) are dropped, keeping the first.
+    public static func collect(_ arguments: [String]) -> [String] {
+        var result: [String] = []
+        var seen = Set<String>()
+        func add(_ path: String) {
+            let standardized = URL(fileURLWithPath: path).standardizedFileURL.path
+            if seen.insert(standardized).inserted { result.append(path) }
+        }
+        for argument in arguments {
+            var isDirectory: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory)
+            guard exists, isDirectory.boolValue, !hasAudioExtension(argument) else {
+                add(argument)
+                continue
+            }
+            for file in audioFiles(in: argument) { add(file) }
+        }
+        return result
+    }
+
+    static func hasAudioExtension(_ path: String) -> Bool {
+        audioExtensions.contains((path as NSString).pathExtension.lowercased())
+    }
+
+    /// Audio files below `folder`, sorted by path. A folder named like an audio file is still listed
+    /// (as the bad input it is); hidden files are skipped.
+    static func audioFiles(in folder: String) -> [String] {
+        guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return [] }
+        var files: [String] = []
+        while let relative = enumerator.nextObject() as? String {
+            let name = (relative as NSString).lastPathComponent
+            if name.hasPrefix(".") { continue }
+            if hasAudioExtension(name) { files.append((folder as NSString).appendingPathComponent(relative)) }
+        }
+        return files.sorted()
+    }
+}

@@ -1,0 +1,267 @@
+import Foundation
+import GRDB
+import SomniqDetection
+import SomniqFeatures
+import SomniqModel
+
+/// The SQLite database of analysed recordings (WAL mode, so readers never block the writer).
+///
+/// Every recording is written in one transaction: its recording row, windows, detections, and
+/// each profile's episodes and alerts land together or not at all.
+public final class AnalysisStore: Sendable {
+    public let path: String
+    private let writer: any DatabaseWriter
+
+    /// Opens (creating if needed) the database at `path` and brings its schema up to date.
+    public init(path: String) throws(StoreError) {
+        self.path = path
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(60)
+        configuration.foreignKeysEnabled = true
+        do {
+            let pool = try DatabasePool(path: path, configuration: configuration)
+            try Schema.migrator.migrate(pool)
+            writer = pool
+        } catch {
+            throw .cannotOpen(path: path, reason: Self.reason(error))
+        }
+    }
+
+    /// A private in-memory database, for tests and for commands that need no file.
+    public static func inMemory() throws(StoreError) -> AnalysisStore {
+        do {
+            let queue = try DatabaseQueue()
+            try Schema.migrator.migrate(queue)
+            return AnalysisStore(path: ":memory:", writer: queue)
+        } catch {
+            throw .cannotOpen(path: ":memory:", reason: reason(error))
+        }
+    }
+
+    private init(path: String, writer: any DatabaseWriter) {
+        self.path = path
+        self.writer = writer
+    }
+
+    /// Stores one analysed recording and its profile results, replacing an earlier analysis of the
+    /// same path. Returns the recording's id.
+    @discardableResult
+    public func save(_ data: RecordingData, bundle: ModelBundle, results: [ProfileResult],
+                     analyzedAt: Date = Date()) throws(StoreError) -> Int64 {
+        do {
+            return try writer.write { db in
+                try db.execute(sql: "DELETE FROM recordings WHERE path = ?", arguments: [data.path])
+                let recordingID = try insertRecording(db, data, bundle: bundle, analyzedAt: analyzedAt)
+                try insertWindows(db, data, recordingID: recordingID, detectionFloor: bundle.classifier.detectionFloor)
+                for result in results {
+                    try insertProfileResult(db, result, data: data, recordingID: recordingID)
+                }
+                return recordingID
+            }
+        } catch {
+            throw .writeFailed(path: path, reason: Self.reason(error))
+        }
+    }
+
+    /// Records that `filePath` could not be analysed, and why (replacing an earlier row for it).
+    @discardableResult
+    public func saveFailure(filePath: String, code: String, message: String, analyzedAt: Date = Date()) throws(StoreError) -> Int64 {
+        do {
+            return try writer.write { db in
+                try db.execute(sql: "DELETE FROM recordings WHERE path = ?", arguments: [filePath])
+                try db.execute(sql: """
+                    INSERT INTO recordings (path, file_name, status, error_code, error_message, analyzed_at)
+                    VALUES (?, ?, 'failed', ?, ?, ?)
+                    """, arguments: [filePath, (filePath as NSString).lastPathComponent, code, message,
+                                     Self.isoNow(analyzedAt)])
+                return db.lastInsertedRowID
+            }
+        } catch {
+            throw .writeFailed(path: path, reason: Self.reason(error))
+        }
+    }
+
+    // MARK: - Reading
+
+    public func recordings() throws(StoreError) -> [RecordingRecord] {
+        try read { db in try RecordingRecord.fetchAll(db, sql: "SELECT * FROM recordings ORDER BY id") }
+    }
+
+    public func recording(id: Int64) throws(StoreError) -> RecordingRecord? {
+        try read { db in try RecordingRecord.fetchOne(db, sql: "SELECT * FROM recordings WHERE id = ?", arguments: [id]) }
+    }
+
+    public func episodes(recordingID: Int64, profile: String? = nil) throws(StoreError) -> [EpisodeRecord] {
+        try read { db in
+            try EpisodeRecord.fetchAll(db, sql: """
+                SELECT * FROM episodes WHERE recording_id = ? AND (? IS NULL OR profile = ?)
+                ORDER BY profile, start_offset_s, id
+                """, arguments: [recordingID, profile, profile])
+        }
+    }
+
+    public func alerts(recordingID: Int64, profile: String? = nil) throws(StoreError) -> [AlertRecord] {
+        try read { db in
+            try AlertRecord.fetchAll(db, sql: """
+                SELECT * FROM alerts WHERE recording_id = ? AND (? IS NULL OR profile = ?)
+                ORDER BY profile, offset_s, id
+                """, arguments: [recordingID, profile, profile])
+        }
+    }
+
+    /// The stored per-window confidences of a recording (row-major, windows × classes), to run profiles on.
+    public func confidences(recordingID: Int64) throws(StoreError) -> (classIDs: [String], windowCount: Int, values: [Float]) {
+        try read { db in
+            guard let record = try RecordingRecord.fetchOne(db, sql: "SELECT * FROM recordings WHERE id = ?", arguments: [recordingID]),
+                  let classJSON = record.classIDs,
+                  let classIDs = try? JSONDecoder().decode([String].self, from: Data(classJSON.utf8)) else {
+                return ([], 0, [])
+            }
+            var values: [Float] = []
+            var windows = 0
+            let rows = try Row.fetchCursor(db, sql: "SELECT confidences FROM windows WHERE recording_id = ? ORDER BY window_index",
+                                           arguments: [recordingID])
+            while let row = try rows.next() {
+                let blob: Data = row[0]
+                values.append(contentsOf: FloatBlob.decode(blob))
+                windows += 1
+            }
+            return (classIDs, windows, values)
+        }
+    }
+
+    /// Scalar query, for reports and tests.
+    public func count(_ table: String, recordingID: Int64? = nil) throws(StoreError) -> Int {
+        precondition(["recordings", "windows", "detections", "alerts", "episodes", "profile_runs"].contains(table))
+        return try read { db in
+            if let recordingID {
+                return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table) WHERE recording_id = ?", arguments: [recordingID]) ?? 0
+            }
+            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0
+        }
+    }
+
+    private func read<Value>(_ body: (Database) throws -> Value) throws(StoreError) -> Value {
+        do {
+            return try writer.read(body)
+        } catch {
+            throw .readFailed(path: path, reason: Self.reason(error))
+        }
+    }
+
+    // MARK: - Writing
+
+    private func insertRecording(_ db: Database, _ data: RecordingData, bundle: ModelBundle, analyzedAt: Date) throws -> Int64 {
+        try db.execute(sql: """
+            INSERT INTO recordings (path, file_name, status, container, encoding, sample_rate, channels, frame_count,
+                duration_s, start_utc, start_source, window_count, model_name, model_version, profiles_version,
+                class_ids, feature_ids, analyzed_at)
+            VALUES (?, ?, 'complete', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [
+                data.path, (data.path as NSString).lastPathComponent, data.container, data.encoding, data.sampleRate,
+                data.channelCount, data.frameCount, data.durationSeconds,
+                UTCTimestamp.format(milliseconds: data.startMilliseconds), data.startSource, data.windowCount,
+                bundle.classifier.name, bundle.classifier.version, bundle.profiles.version,
+                Self.jsonArray(data.classIDs), Self.jsonArray(data.featureIDs), Self.isoNow(analyzedAt),
+            ])
+        return db.lastInsertedRowID
+    }
+
+    private func insertWindows(_ db: Database, _ data: RecordingData, recordingID: Int64, detectionFloor: Float) throws {
+        let windowStatement = try db.cachedStatement(sql: """
+            INSERT INTO windows (recording_id, window_index, start_offset_s, end_offset_s, start_utc, rms_dbfs, snr_db,
+                top_class, top_confidence, features, confidences)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        let detectionStatement = try db.cachedStatement(sql: """
+            INSERT INTO detections (recording_id, window_index, class_id, confidence, start_offset_s, start_utc)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """)
+        let featureCount = data.featureIDs.count
+        let classCount = data.classIDs.count
+        let rmsIndex = data.featureIDs.firstIndex(of: FeatureID.rmsDbfs.rawValue)
+        let snrIndex = data.featureIDs.firstIndex(of: FeatureID.snrDb.rawValue)
+        for window in 0..<data.windowCount {
+            let start = AnalysisGrid.windowStartSeconds(window)
+            let end = min(data.durationSeconds, start + AnalysisGrid.windowSeconds)
+            let utc = UTCTimestamp.format(milliseconds: UTCTimestamp.milliseconds(
+                startMilliseconds: data.startMilliseconds, offsetSeconds: start))
+            let features = data.features[(window * featureCount)..<((window + 1) * featureCount)]
+            let confidences = data.confidences[(window * classCount)..<((window + 1) * classCount)]
+            var top = 0
+            for index in 0..<classCount where confidences[confidences.startIndex + index] > confidences[confidences.startIndex + top] {
+                top = index
+            }
+            try windowStatement.execute(arguments: [
+                recordingID, window, start, end, utc,
+                Double(rmsIndex.map { features[features.startIndex + $0] } ?? 0),
+                Double(snrIndex.map { features[features.startIndex + $0] } ?? 0),
+                data.classIDs[top], Double(confidences[confidences.startIndex + top]),
+                FloatBlob.encode(features), FloatBlob.encode(confidences),
+            ])
+            for index in 0..<classCount {
+                let confidence = confidences[confidences.startIndex + index]
+                guard confidence >= detectionFloor else { continue }
+                try detectionStatement.execute(arguments: [recordingID, window, data.classIDs[index], Double(confidence), start, utc])
+            }
+        }
+    }
+
+    private func insertProfileResult(_ db: Database, _ result: ProfileResult, data: RecordingData, recordingID: Int64) throws {
+        let rules = result.rules.compactMap { $0 }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let rulesJSON = String(decoding: try encoder.encode(rules), as: UTF8.self)
+        try db.execute(sql: """
+            INSERT INTO profile_runs (recording_id, profile, rules, alert_count, episode_count) VALUES (?, ?, ?, ?, ?)
+            """, arguments: [recordingID, result.profile, rulesJSON, result.alerts.count, result.episodes.count])
+
+        func utc(_ offset: Double) -> String {
+            UTCTimestamp.format(milliseconds: UTCTimestamp.milliseconds(startMilliseconds: data.startMilliseconds, offsetSeconds: offset))
+        }
+        var episodeIDs: [Int64] = []
+        let episodeStatement = try db.cachedStatement(sql: """
+            INSERT INTO episodes (recording_id, profile, class_id, tier, severity, start_offset_s, end_offset_s, start_utc,
+                end_utc, duration_s, peak_confidence, alert_count, suppressed_count, activation_count)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        for episode in result.episodes {
+            try episodeStatement.execute(arguments: [
+                recordingID, result.profile, data.classIDs[episode.classIndex], episode.tier.rawValue,
+                episode.severity.rawValue, episode.startSeconds, episode.endSeconds, utc(episode.startSeconds),
+                utc(episode.endSeconds), episode.durationSeconds, Double(episode.peakConfidence), episode.alertCount,
+                episode.suppressedCount, episode.activations.count,
+            ])
+            episodeIDs.append(db.lastInsertedRowID)
+        }
+        let alertStatement = try db.cachedStatement(sql: """
+            INSERT INTO alerts (recording_id, profile, class_id, tier, kind, offset_s, utc, window_index, confidence, episode_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        for (alert, episodeIndex) in zip(result.alerts, result.alertEpisodes) {
+            let offset = Self.alertOffsetSeconds(frame: alert.frame, durationSeconds: data.durationSeconds)
+            try alertStatement.execute(arguments: [
+                recordingID, result.profile, data.classIDs[alert.classIndex], result.episodes[episodeIndex].tier.rawValue,
+                alert.kind.rawValue, offset, utc(offset), alert.frame, Double(alert.confidence), episodeIDs[episodeIndex],
+            ])
+        }
+    }
+
+    /// When an alert raised on window `frame` reaches the user: the end of that window (or of the file).
+    public static func alertOffsetSeconds(frame: Int, durationSeconds: Double) -> Double {
+        min(durationSeconds, AnalysisGrid.windowStartSeconds(frame) + AnalysisGrid.windowSeconds)
+    }
+
+    private static func jsonArray(_ values: [String]) -> String {
+        String(decoding: (try? JSONEncoder().encode(values)) ?? Data("[]".utf8), as: UTF8.self)
+    }
+
+    private static func isoNow(_ date: Date) -> String {
+        UTCTimestamp.format(milliseconds: Int64((date.timeIntervalSince1970 * 1000).rounded()))
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        if let error = error as? DatabaseError { return error.message ?? "\(error)" }
+        return "\(error)"
+    }
+}

@@ -1,0 +1,23 @@
+import Foundation
+
+/// Float arrays as BLOBs: float32, little-endian, no header.
+public enum FloatBlob {
+    public static func encode<Values: Collection>(_ values: Values) -> Data where Values.Element == Float {
+        var data = Data(capacity: values.count * 4)
+        for value in values {
+            withUnsafeBytes(of: value.bitPattern.littleEndian) { data.append(contentsOf: $0) }
+        }
+        return data
+    }
+
+    public static func decode(_ data: Data) -> [Float] {
+        let count = data.count / 4
+        var values = [Float](repeating: 0, count: count)
+        data.withUnsafeBytes { raw in
+            for index in 0..<count {
+                values[index] = Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * index, as: UInt32.self)))
+            }
+        }
+        return values
+    }
+}

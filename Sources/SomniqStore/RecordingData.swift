@@ -1,0 +1,45 @@
+/// Everything decoding and classifying one recording produced: what the store persists and what
+/// the profiles run on. Plain values, so the store need not know the audio or feature modules.
+public struct RecordingData: Sendable {
+    public var path: String
+    public var container: String
+    public var encoding: String
+    public var sampleRate: Int
+    public var channelCount: Int
+    public var frameCount: Int64
+    public var durationSeconds: Double
+    /// Recording start, milliseconds since the Unix epoch (UTC).
+    public var startMilliseconds: Int64
+    /// How the start time was found (`explicit`, `file-name`, `metadata`, `modification-time`).
+    public var startSource: String
+    public var windowCount: Int
+    public var featureIDs: [String]
+    /// Row-major, `windowCount × featureIDs.count`.
+    public var features: [Float]
+    public var classIDs: [String]
+    /// Row-major, `windowCount × classIDs.count`.
+    public var confidences: [Float]
+
+    public init(path: String, container: String, encoding: String, sampleRate: Int, channelCount: Int,
+                frameCount: Int64, durationSeconds: Double, startMilliseconds: Int64, startSource: String,
+                windowCount: Int, featureIDs: [String], features: [Float], classIDs: [String], confidences: [Float]) {
+        precondition(features.count == windowCount * featureIDs.count, "feature matrix does not match window count")
+        precondition(confidences.count == windowCount * classIDs.count, "confidence matrix does not match window count")
+        self.path = path
+        self.container = container
+        self.encoding = encoding
+        self.sampleRate = sampleRate
+        self.channelCount = channelCount
+        self.frameCount = frameCount
+        self.durationSeconds = durationSeconds
+        self.startMilliseconds = startMilliseconds
+        self.startSource = startSource
+        self.windowCount = windowCount
+        self.featureIDs = featureIDs
+        self.features = features
+        self.classIDs = classIDs
+        self.confidences = confidences
+    }
+
+    public func confidence(window: Int, classIndex: Int) -> Float { confidences[window * classIDs.count + classIndex] }
+}

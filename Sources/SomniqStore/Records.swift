@@ -1,0 +1,90 @@
+import GRDB
+
+/// A row of `recordings`.
+public struct RecordingRecord: Codable, FetchableRecord, Sendable, Equatable {
+    public static let databaseTableName = "recordings"
+
+    public var id: Int64
+    public var path: String
+    public var fileName: String
+    public var status: String
+    public var errorCode: String?
+    public var errorMessage: String?
+    public var container: String?
+    public var encoding: String?
+    public var sampleRate: Int?
+    public var channels: Int?
+    public var frameCount: Int64?
+    public var durationSeconds: Double?
+    public var startUTC: String?
+    public var startSource: String?
+    public var windowCount: Int?
+    public var modelName: String?
+    public var modelVersion: String?
+    public var profilesVersion: String?
+    public var classIDs: String?
+    public var featureIDs: String?
+    public var analyzedAt: String
+
+    enum CodingKeys: String, CodingKey {
+        case id, path, status, container, encoding, channels
+        case fileName = "file_name", errorCode = "error_code", errorMessage = "error_message"
+        case sampleRate = "sample_rate", frameCount = "frame_count", durationSeconds = "duration_s"
+        case startUTC = "start_utc", startSource = "start_source", windowCount = "window_count"
+        case modelName = "model_name", modelVersion = "model_version", profilesVersion = "profiles_version"
+        case classIDs = "class_ids", featureIDs = "feature_ids", analyzedAt = "analyzed_at"
+    }
+}
+
+/// A row of `episodes`.
+public struct EpisodeRecord: Codable, FetchableRecord, Sendable, Equatable {
+    public static let databaseTableName = "episodes"
+
+    public var id: Int64
+    public var recordingID: Int64
+    public var profile: String
+    public var classID: String
+    public var tier: String
+    public var severity: String
+    public var startOffsetSeconds: Double
+    public var endOffsetSeconds: Double
+    public var startUTC: String
+    public var endUTC: String
+    public var durationSeconds: Double
+    public var peakConfidence: Double
+    public var alertCount: Int
+    public var suppressedCount: Int
+    public var activationCount: Int
+
+    enum CodingKeys: String, CodingKey {
+        case id, profile, tier, severity
+        case recordingID = "recording_id", classID = "class_id"
+        case startOffsetSeconds = "start_offset_s", endOffsetSeconds = "end_offset_s"
+        case startUTC = "start_utc", endUTC = "end_utc", durationSeconds = "duration_s"
+        case peakConfidence = "peak_confidence", alertCount = "alert_count"
+        case suppressedCount = "suppressed_count", activationCount = "activation_count"
+    }
+}
+
+/// A row of `alerts`.
+public struct AlertRecord: Codable, FetchableRecord, Sendable, Equatable {
+    public static let databaseTableName = "alerts"
+
+    public var id: Int64
+    public var recordingID: Int64
+    public var profile: String
+    public var classID: String
+    public var tier: String
+    public var kind: String
+    public var offsetSeconds: Double
+    public var utc: String
+    public var windowIndex: Int
+    public var confidence: Double
+    public var episodeID: Int64
+
+    enum CodingKeys: String, CodingKey {
+        case id, profile, tier, kind, utc, confidence
+        case recordingID = "recording_id", classID = "class_id", offsetSeconds = "offset_s"
+        case windowIndex = "window_index", episodeID = "episode_id"
+    }
+}

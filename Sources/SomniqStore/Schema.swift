@@ -1,0 +1,105 @@
+import GRDB
+
+/// The database schema, as named migrations. A migration that has shipped is never edited:
+/// changes go in a new one.
+enum Schema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-core") { db in
+            try db.create(table: "recordings") { table in
+                table.autoIncrementedPrimaryKey("id")
+                table.column("path", .text).notNull()
+                table.column("file_name", .text).notNull()
+                table.column("status", .text).notNull()  // complete | failed
+                table.column("error_code", .text)
+                table.column("error_message", .text)
+                table.column("container", .text)
+                table.column("encoding", .text)
+                table.column("sample_rate", .integer)
+                table.column("channels", .integer)
+                table.column("frame_count", .integer)
+                table.column("duration_s", .double)
+                table.column("start_utc", .text)
+                table.column("start_source", .text)
+                table.column("window_count", .integer)
+                table.column("model_name", .text)
+                table.column("model_version", .text)
+                table.column("profiles_version", .text)
+                table.column("class_ids", .text)  // JSON array, the column order of `windows.confidences`
+                table.column("feature_ids", .text)  // JSON array, the column order of `windows.features`
+                table.column("analyzed_at", .text).notNull()
+            }
+            try db.create(index: "recordings_on_path", on: "recordings", columns: ["path"])
+
+            try db.create(table: "windows") { table in
+                table.column("recording_id", .integer).notNull().references("recordings", onDelete: .cascade)
+                table.column("window_index", .integer).notNull()
+                table.column("start_offset_s", .double).notNull()
+                table.column("end_offset_s", .double).notNull()
+                table.column("start_utc", .text).notNull()
+                table.column("rms_dbfs", .double).notNull()
+                table.column("snr_db", .double).notNull()
+                table.column("top_class", .text).notNull()
+                table.column("top_confidence", .double).notNull()
+                table.column("features", .blob).notNull()  // float32 little-endian, feature_ids order
+                table.column("confidences", .blob).notNull()  // float32 little-endian, class_ids order
+                table.primaryKey(["recording_id", "window_index"])
+            }
+
+            try db.create(table: "detections") { table in
+                table.column("recording_id", .integer).notNull().references("recordings", onDelete: .cascade)
+                table.column("window_index", .integer).notNull()
+                table.column("class_id", .text).notNull()
+                table.column("confidence", .double).notNull()
+                table.column("start_offset_s", .double).notNull()
+                table.column("start_utc", .text).notNull()
+                table.primaryKey(["recording_id", "window_index", "class_id"])
+            }
+            try db.create(index: "detections_on_class", on: "detections", columns: ["recording_id", "class_id"])
+
+            try db.create(table: "profile_runs") { table in
+                table.column("recording_id", .integer).notNull().references("recordings", onDelete: .cascade)
+                table.column("profile", .text).notNull()
+                table.column("rules", .text).notNull()  // JSON: the expanded alert rule of every class
+                table.column("alert_count", .integer).notNull()
+                table.column("episode_count", .integer).notNull()
+                table.primaryKey(["recording_id", "profile"])
+            }
+
+            try db.create(table: "episodes") { table in
+                table.autoIncrementedPrimaryKey("id")
+                table.column("recording_id", .integer).notNull().references("recordings", onDelete: .cascade)
+                table.column("profile", .text).notNull()
+                table.column("class_id", .text).notNull()
+                table.column("tier", .text).notNull()
+                table.column("severity", .text).notNull()
+                table.column("start_offset_s", .double).notNull()
+                table.column("end_offset_s", .double).notNull()
+                table.column("start_utc", .text).notNull()
+                table.column("end_utc", .text).notNull()
+                table.column("duration_s", .double).notNull()
+                table.column("peak_confidence", .double).notNull()
+                table.column("alert_count", .integer).notNull()
+                table.column("suppressed_count", .integer).notNull()
+                table.column("activation_count", .integer).notNull()
+            }
+            try db.create(index: "episodes_on_recording", on: "episodes", columns: ["recording_id", "profile"])
+
+            try db.create(table: "alerts") { table in
+                table.autoIncrementedPrimaryKey("id")
+                table.column("recording_id", .integer).notNull().references("recordings", onDelete: .cascade)
+                table.column("profile", .text).notNull()
+                table.column("class_id", .text).notNull()
+                table.column("tier", .text).notNull()
+                table.column("kind", .text).notNull()  // onset | continuing
+                table.column("offset_s", .double).notNull()  // when the user is notified: end of the deciding window
+                table.column("utc", .text).notNull()
+                table.column("window_index", .integer).notNull()
+                table.column("confidence", .double).notNull()  // smoothed confidence at the alert
+                table.column("episode_id", .integer).notNull().references("episodes", onDelete: .cascade)
+            }
+            try db.create(index: "alerts_on_recording", on: "alerts", columns: ["recording_id", "profile"])
+        }
+        return migrator
+    }
+}

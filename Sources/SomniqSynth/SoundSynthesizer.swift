@@ -1,0 +1,254 @@
+import Foundation
+
+/// Physically motivated synthetic bedroom sounds, for fixtures and tests. Not realistic enough to
+/// measure a classifier's quality (that is what labelled real audio is for), but each has the
+/// acoustic traits a sound engineer would name: snoring's low-frequency flutter at the breathing
+/// rate, speech's voiced syllables at 4 Hz, a smoke alarm's 3 kHz T3 beeps, an impact's click and ring.
+///
+/// Every generator returns samples at `sampleRate`, normalised to the requested RMS level (dBFS)
+/// over the sound's duration.
+public struct SoundSynthesizer {
+    public let sampleRate: Double
+    public var random: SeededGenerator
+
+    public init(sampleRate: Int, seed: UInt64) {
+        self.sampleRate = Double(sampleRate)
+        random = SeededGenerator(seed: seed)
+    }
+
+    func count(_ seconds: Double) -> Int { max(0, Int((seconds * sampleRate).rounded())) }
+
+    // MARK: - Test signals
+
+    /// A sine of `frequency` Hz and `amplitude` (peak, full scale 1).
+    public func sine(frequency: Double, seconds: Double, amplitude: Double = 0.5) -> [Double] {
+        (0..<count(seconds)).map { amplitude * sin(2 * Double.pi * frequency * Double($0) / sampleRate) }
+    }
+
+    /// Gaussian white noise at `levelDbfs` RMS.
+    public mutating func whiteNoise(seconds: Double, levelDbfs: Double) -> [Double] {
+        let gain = Self.amplitude(dbfs: levelDbfs)
+        return (0..<count(seconds)).map { _ in gain * random.gaussian() }
+    }
+
+    // MARK: - Backgrounds
+
+    /// A quiet room: low-passed (pink-ish) noise of a fan, with a slow road-noise rumble.
+    public mutating func roomNoise(seconds: Double, levelDbfs: Double) -> [Double] {
+        var lowPass = Biquad.lowPass(frequency: 900, sampleRate: sampleRate)
+        var rumble = Biquad.lowPass(frequency: 120, sampleRate: sampleRate)
+        let n = count(seconds)
+        var output = [Double](repeating: 0, count: n)
+        for index in 0..<n {
+            let t = Double(index) / sampleRate
+            let traffic = 0.6 + 0.4 * sin(2 * Double.pi * t / 37)
+            output[index] = lowPass.process(random.gaussian()) + 2 * traffic * rumble.process(random.gaussian())
+        }
+        return Self.normalise(output, levelDbfs: levelDbfs)
+    }
+
+    /// Rain on a window: a dense shower of tiny filtered droplet clicks over broadband hiss.
+    public mutating func rain(seconds: Double, levelDbfs: Double) -> [Double] {
+        let n = count(seconds)
+        var output = [Double](repeating: 0, count: n)
+        var hiss = Biquad.highPass(frequency: 1500, sampleRate: sampleRate)
+        for index in 0..<n { output[index] = 0.5 * hiss.process(random.gaussian()) }
+        let drops = Int(seconds * 400)
+        for _ in 0..<drops {
+            let start = Int(random.unit() * Double(n))
+            let frequency = random.uniform(2000...6000)
+            var ring = Biquad.bandPass(frequency: frequency, q: 4, sampleRate: sampleRate)
+            let amplitude = 2 + 6 * random.unit()
+            let length = count(0.006)
+            for offset in 0..<length where start + offset < n {
+                let envelope = exp(-Double(offset) / (0.0012 * sampleRate))
+                let excitation = offset == 0 ? amplitude : 0
+                output[start + offset] += envelope * ring.process(excitation) * 4
+            }
+        }
+        return Self.fade(Self.normalise(output, levelDbfs: levelDbfs), seconds: 2, sampleRate: sampleRate)
+    }
+
+    // MARK: - Respiratory sounds
+
+    /// One snore: 0.8–1.5 s of soft-palate flutter (a pulse train at `flutterHz`) through throat
+    /// resonances below 1 kHz, under a smooth inspiratory envelope.
+    public mutating func snore(seconds: Double, flutterHz: Double, levelDbfs: Double) -> [Double] {
+        let n = count(seconds)
+        var resonators = [
+            Biquad.bandPass(frequency: 110, q: 2.5, sampleRate: sampleRate),
+            Biquad.bandPass(frequency: 250, q: 3, sampleRate: sampleRate),
+            Biquad.bandPass(frequency: 600, q: 4, sampleRate: sampleRate),
+        ]
+        let gains = [1.0, 0.5, 0.15]
+        var breathNoise = Biquad.bandPass(frequency: 600, q: 0.8, sampleRate: sampleRate)
+        var output = [Double](repeating: 0, count: n)
+        var pulses = PulseTrain(sampleRate: sampleRate)
+        for index in 0..<n {
+            let t = Double(index) / Double(n)
+            let envelope = pow(sin(Double.pi * t), 0.7)
+            let jitter = 1 + 0.04 * random.gaussian()
+            let pulse = pulses.next(frequency: flutterHz * jitter)
+            var voiced = 0.0
+            for (resonator, gain) in zip(resonators.indices, gains) { voiced += gain * resonators[resonator].process(pulse * 20) }
+            output[index] = envelope * (voiced + 0.04 * breathNoise.process(random.gaussian()))
+        }
+        return Self.normalise(output, levelDbfs: levelDbfs)
+    }
+
+    /// Breath noise: turbulent air, 200–2500 Hz, under an inhale or exhale envelope.
+    public mutating func breath(seconds: Double, levelDbfs: Double) -> [Double] {
+        let n = count(seconds)
+        var band = Biquad.bandPass(frequency: 900, q: 0.6, sampleRate: sampleRate)
+        var high = Biquad.highPass(frequency: 200, sampleRate: sampleRate)
+        var output = [Double](repeating: 0, count: n)
+        for index in 0..<n {
+            let t = Double(index) / Double(n)
+            output[index] = pow(sin(Double.pi * t), 1.5) * band.process(high.process(random.gaussian()))
+        }
+        return Self.normalise(output, levelDbfs: levelDbfs)
+    }
+
+    /// A cough: an explosive broadband burst (5 ms attack, ~120 ms decay) with a voiced tail.
+    public mutating func cough(levelDbfs: Double) -> [Double] {
+        voicedBurst(seconds: 0.35, noiseHz: 1200, noiseQ: 0.5, formantHz: 500, formantQ: 3, voicing: 0.5 * 10,
+                    pitch: { _ in 220 }, envelope: { time in min(1, time / 0.005) * exp(-time / 0.12) }, levelDbfs: levelDbfs)
+    }
+
+    /// A gasp: a sudden, loud, partly voiced inhalation of about a second.
+    public mutating func gasp(levelDbfs: Double) -> [Double] {
+        voicedBurst(seconds: 0.9, noiseHz: 1600, noiseQ: 0.7, formantHz: 900, formantQ: 2, voicing: 0.4 * 8,
+                    pitch: { time in 300 - 80 * time },
+                    envelope: { time in min(1, time / 0.15) * exp(-max(0, time - 0.2) / 0.35) }, levelDbfs: levelDbfs)
+    }
+
+    /// Band-passed noise plus a formant-filtered pulse train, under an envelope: coughs and gasps.
+    private mutating func voicedBurst(seconds: Double, noiseHz: Double, noiseQ: Double, formantHz: Double, formantQ: Double,
+                                      voicing: Double, pitch: (Double) -> Double, envelope: (Double) -> Double,
+                                      levelDbfs: Double) -> [Double] {
+        let n = count(seconds)
+        var band = Biquad.bandPass(frequency: noiseHz, q: noiseQ, sampleRate: sampleRate)
+        var formant = Biquad.bandPass(frequency: formantHz, q: formantQ, sampleRate: sampleRate)
+        var pulses = PulseTrain(sampleRate: sampleRate)
+        var output = [Double](repeating: 0, count: n)
+        for index in 0..<n {
+            let time = Double(index) / sampleRate
+            let pulse = pulses.next(frequency: pitch(time))
+            output[index] = envelope(time) * (band.process(random.gaussian()) + formant.process(pulse * voicing))
+        }
+        return Self.normalise(output, levelDbfs: levelDbfs)
+    }
+
+    // MARK: - Voices and events
+
+    /// Speech-like babble: voiced syllables (glottal pulses at 100–220 Hz with falling intonation,
+    /// through two vowel formants that change each syllable) at about 4 syllables a second, with
+    /// fricative noise and short pauses between phrases.
+    public mutating func speech(seconds: Double, levelDbfs: Double) -> [Double] {
+        let n = count(seconds)
+        var output = [Double](repeating: 0, count: n)
+        let vowels: [(Double, Double)] = [(730, 1090), (270, 2290), (530, 1840), (570, 840), (440, 1020), (300, 870)]
+        var position = 0
+        var pulses = PulseTrain(sampleRate: sampleRate)
+        while position < n {
+            // A phrase of 4-9 syllables, then a pause.
+            let syllables = 4 + Int(random.unit() * 6)
+            let basePitch = random.uniform(110...190)
+            for syllable in 0..<syllables {
+                let length = count(random.uniform(0.14...0.26))
+                let vowel = vowels[Int(random.unit() * Double(vowels.count))]
+                var f1 = Biquad.bandPass(frequency: vowel.0, q: 5, sampleRate: sampleRate)
+                var f2 = Biquad.bandPass(frequency: vowel.1, q: 8, sampleRate: sampleRate)
+                var fricative = Biquad.highPass(frequency: 3500, sampleRate: sampleRate)
+                let hasFricative = random.unit() < 0.35
+                let pitch = basePitch * (1.1 - 0.25 * Double(syllable) / Double(syllables))
+                for offset in 0..<length where position + offset < n {
+                    let t = Double(offset) / Double(length)
+                    let pulse = pulses.next(frequency: pitch)
+                    let voicedEnvelope = pow(sin(Double.pi * t), 0.6)
+                    var sample = voicedEnvelope * (f1.process(pulse * 10) + 0.6 * f2.process(pulse * 10))
+                    if hasFricative, t < 0.3 { sample += 0.08 * (1 - t / 0.3) * fricative.process(random.gaussian()) }
+                    output[position + offset] = sample
+                }
+                position += length + count(random.uniform(0.02...0.06))
+            }
+            position += count(random.uniform(0.3...0.7))
+        }
+        return Self.normalise(output, levelDbfs: levelDbfs)
+    }
+
+    /// A smoke alarm's temporal-three (T3) pattern: 3 kHz beeps, 0.5 s on and 0.5 s off three
+    /// times, then 1.5 s off (ISO 8201), as a slightly clipped square-ish tone.
+    public func smokeAlarm(seconds: Double, frequency: Double = 3150, levelDbfs: Double) -> [Double] {
+        let n = count(seconds)
+        var output = [Double](repeating: 0, count: n)
+        for index in 0..<n {
+            let time = Double(index) / sampleRate
+            let cycle = time.truncatingRemainder(dividingBy: 4.0)
+            let on = cycle < 3.0 && cycle.truncatingRemainder(dividingBy: 1.0) < 0.5
+            guard on else { continue }
+            let phase = 2 * Double.pi * frequency * time
+            output[index] = sin(phase) + 0.2 * sin(3 * phase)
+        }
+        return Self.normalise(output, levelDbfs: levelDbfs)
+    }
+
+    /// A door slam: a sharp broadband click and rattle, then the door's low resonances ringing down.
+    public mutating func doorSlam(levelDbfs: Double) -> [Double] {
+        let n = count(0.6)
+        var output = [Double](repeating: 0, count: n)
+        let modes: [(Double, Double, Double)] = [(85, 0.18, 1.0), (190, 0.12, 0.6), (420, 0.07, 0.4), (1100, 0.03, 0.25)]
+        var rattle = Biquad.bandPass(frequency: 2500, q: 0.7, sampleRate: sampleRate)
+        for index in 0..<n {
+            let time = Double(index) / sampleRate
+            var sample = 0.0
+            for (frequency, decay, gain) in modes {
+                sample += gain * exp(-time / decay) * sin(2 * Double.pi * frequency * time)
+            }
+            sample += 1.5 * exp(-time / 0.008) * rattle.process(random.gaussian())
+            output[index] = sample
+        }
+        return Self.normalise(output, levelDbfs: levelDbfs)
+    }
+
+    // MARK: - Levels
+
+    public static func amplitude(dbfs: Double) -> Double { pow(10, dbfs / 20) }
+
+    /// Linear fade-in and fade-out of `seconds` each: weather does not start within a millisecond.
+    public static func fade(_ samples: [Double], seconds: Double, sampleRate: Double) -> [Double] {
+        let length = min(samples.count / 2, Int(seconds * sampleRate))
+        guard length > 0 else { return samples }
+        var result = samples
+        for index in 0..<length {
+            let gain = Double(index) / Double(length)
+            result[index] *= gain
+            result[samples.count - 1 - index] *= gain
+        }
+        return result
+    }
+
+    /// Scales `samples` to `levelDbfs` RMS.
+    public static func normalise(_ samples: [Double], levelDbfs: Double) -> [Double] {
+        let meanSquare = samples.reduce(0) { $0 + $1 * $1 } / Double(max(1, samples.count))
+        guard meanSquare > 0 else { return samples }
+        let gain = amplitude(dbfs: levelDbfs) / meanSquare.squareRoot()
+        return samples.map { $0 * gain }
+    }
+}
+
+/// A train of unit impulses at a (possibly varying) frequency: the glottal or palatal source of voiced sounds.
+struct PulseTrain {
+    let sampleRate: Double
+    private var phase = 0.0
+
+    init(sampleRate: Double) { self.sampleRate = sampleRate }
+
+    /// 1 on the sample where a period completes, else 0.
+    mutating func next(frequency: Double) -> Double {
+        phase += frequency / sampleRate
+        guard phase >= 1 else { return 0 }
+        phase -= 1
+        return 1
+    }
+}

@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import SomniqAudio
+import SomniqPipeline
+
+struct ClassifyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "classify",
+        abstract: "Classify recordings window by window, without a database.",
+        discussion: "Prints each window's top class and confidence, and per file the dominant class and seconds per class.")
+
+    @Argument(help: ArgumentHelp("Audio files or folders.", valueName: "files"))
+    var inputs: [String]
+
+    @OptionGroup var modelOptions: ModelOptions
+
+    @Option(help: "Output format: table, json or csv.")
+    var format: OutputFormat = .table
+
+    @Flag(help: "Also print every feature of every window (json and csv).")
+    var features = false
+
+    func run() throws {
+        let bundle = try modelOptions.load()
+        let analyzer = RecordingAnalyzer(bundle: bundle)
+        let files = InputCollector.collect(inputs)
+        var reports: [ClassificationReport.File] = []
+        var failed = 0
+        for (number, file) in files.enumerated() {
+            Terminal.progress("[\(number + 1)/\(files.count)] \(file)")
+            do {
+                let data = try analyzer.analyze(path: file)
+                reports.append(ClassificationReport.File(data, detectionFloor: bundle.classifier.detectionFloor,
+                                                        includeFeatures: features))
+            } catch {
+                Terminal.clearProgress()
+                Terminal.error(error.description)
+                failed += 1
+            }
+        }
+        Terminal.clearProgress()
+        switch format {
+        case .table: Terminal.output(ClassificationReport.table(reports))
+        case .json: Terminal.output(try ClassificationReport.json(reports, bundle: bundle))
+        case .csv: Terminal.output(try ClassificationReport.csv(reports))
+        }
+        if failed > 0 { throw ExitStatus.someInputsFailed }
+    }
+}

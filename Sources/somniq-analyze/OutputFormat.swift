@@ -1,0 +1,5 @@
+import ArgumentParser
+
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+    case table, json, csv
+}

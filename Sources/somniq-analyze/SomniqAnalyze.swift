@@ -1,0 +1,14 @@
+import ArgumentParser
+
+@main
+struct SomniqAnalyze: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "somniq-analyze",
+        abstract: "Analyse overnight sleep recordings: what was heard, when, and how each sensitivity profile would have alerted.",
+        discussion: """
+            Exit status: 0 all inputs analysed; 1 some inputs failed (each reported on stderr); \
+            2 nothing could be done (model or database unusable); 64 usage error.
+            """,
+        version: "0.1.0",
+        subcommands: [AnalyzeCommand.self, ClassifyCommand.self, ProfilesCommand.self, ClassesCommand.self])
+}

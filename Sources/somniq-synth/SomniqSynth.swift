@@ -1,0 +1,92 @@
+import ArgumentParser
+import Foundation
+import SomniqAudio
+import SomniqSynth
+
+@main
+struct SomniqSynthCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "somniq-synth",
+        abstract: "Synthesise deterministic test audio: sample nights with ground truth, and analytic test signals.",
+        subcommands: [NightCommand.self, SignalCommand.self])
+}
+
+/// Container and encoding options shared by the subcommands.
+struct AudioFormatOptions: ParsableArguments {
+    @Option(help: "Sample rate, Hz.") var sampleRate = 16_000
+    @Option(help: "Container: wav, caf, flac or aiff.") var container: AudioFileWriter.Container = .wav
+    @Option(help: "Encoding: pcm16, pcm24, pcm32, float32 or float64.") var encoding: AudioFileWriter.Encoding = .pcm16
+    @Option(help: "Channels; the mono signal is copied to each.") var channels = 1
+    @Option(help: "Seed of the random generator.") var seed: UInt64 = 20_261_122
+
+    func write(_ samples: [Float], to path: String) throws {
+        let writer = try AudioFileWriter(path: path, sampleRate: sampleRate, channelCount: channels,
+                                         container: container, encoding: encoding)
+        let chunk = 65_536
+        var start = 0
+        while start < samples.count {
+            let slice = samples[start..<min(samples.count, start + chunk)]
+            var interleaved = [Float]()
+            interleaved.reserveCapacity(slice.count * channels)
+            for sample in slice { for _ in 0..<channels { interleaved.append(sample) } }
+            try writer.write(interleaved: interleaved)
+            start += chunk
+        }
+    }
+}
+
+extension AudioFileWriter.Container: ExpressibleByArgument {}
+extension AudioFileWriter.Encoding: ExpressibleByArgument {}
+
+struct NightCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "night",
+        abstract: "The sample night: four minutes of scripted events over room noise, with DCASE ground truth.")
+
+    @OptionGroup var format: AudioFormatOptions
+    @Option(help: "Audio file to write.") var output: String
+    @Option(help: "Ground-truth TSV to write (DCASE: filename, onset, offset, event_label).") var labels: String
+
+    func run() throws {
+        let night = SyntheticNight.sample(sampleRate: format.sampleRate, seed: format.seed)
+        try format.write(night.floatSamples, to: output)
+        try night.dcaseLabels(fileName: (output as NSString).lastPathComponent)
+            .write(toFile: labels, atomically: true, encoding: .utf8)
+    }
+}
+
+struct SignalCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "signal",
+        abstract: "An analytic test signal: a sine, white noise, digital silence, or one synthetic sound.")
+
+    enum Kind: String, ExpressibleByArgument, CaseIterable {
+        case sine, noise, silence, snore, breath, cough, gasp, speech, alarm, door, rain, room
+    }
+
+    @OptionGroup var format: AudioFormatOptions
+    @Argument(help: "One of: \(Kind.allCases.map(\.rawValue).joined(separator: ", ")).") var kind: Kind
+    @Option(help: "Audio file to write.") var output: String
+    @Option(help: "Length, seconds.") var seconds = 2.0
+    @Option(help: "Sine frequency, Hz.") var frequency = 1000.0
+    @Option(help: "Level, dBFS RMS (a sine's amplitude is set from it too).") var level = -20.0
+
+    func run() throws {
+        var synth = SoundSynthesizer(sampleRate: format.sampleRate, seed: format.seed)
+        let samples: [Double] = switch kind {
+        case .sine: synth.sine(frequency: frequency, seconds: seconds, amplitude: SoundSynthesizer.amplitude(dbfs: level + 3.0103))
+        case .noise: synth.whiteNoise(seconds: seconds, levelDbfs: level)
+        case .silence: [Double](repeating: 0, count: Int((seconds * Double(format.sampleRate)).rounded()))
+        case .snore: synth.snore(seconds: seconds, flutterHz: 50, levelDbfs: level)
+        case .breath: synth.breath(seconds: seconds, levelDbfs: level)
+        case .cough: synth.cough(levelDbfs: level)
+        case .gasp: synth.gasp(levelDbfs: level)
+        case .speech: synth.speech(seconds: seconds, levelDbfs: level)
+        case .alarm: synth.smokeAlarm(seconds: seconds, levelDbfs: level)
+        case .door: synth.doorSlam(levelDbfs: level)
+        case .rain: synth.rain(seconds: seconds, levelDbfs: level)
+        case .room: synth.roomNoise(seconds: seconds, levelDbfs: level)
+        }
+        try format.write(samples.map { Float(max(-1, min(1, $0))) }, to: output)
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import GRDB
+import Testing
+
+let sampleNight = CommandRunner.root + "/fixtures/sample-night/sleep_recording_1795302000.caf"
+
+@Suite struct AnalyzeCommandTests {
+    let scratch = Scratch()
+
+    @Test func analysesTheSampleNightIntoTheDatabase() throws {
+        let db = scratch.file("night.sqlite")
+        let result = try CommandRunner.run(["analyze", sampleNight, "--db", db, "--profile", "all"])
+        #expect(result.status == 0, "\(result.stderr)")
+        for profile in ["very-conservative", "conservative", "balanced", "sensitive", "very-sensitive"] {
+            #expect(result.stdout.contains("  \(profile): "), "summary names \(profile)")
+        }
+        #expect(result.stdout.contains("start 2026-11-21T23:00:00.000Z (from file-name)"))
+        #expect(result.stderr.contains("analysed 1 of 1 recordings"))
+
+        let queue = try DatabaseQueue(path: db)
+        try queue.read { db in
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM recordings WHERE status = 'complete'") == 1)
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM windows") == 480)
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(DISTINCT profile) FROM profile_runs") == 5)
+            let classes = try String.fetchAll(db, sql: "SELECT DISTINCT class_id FROM episodes WHERE profile = 'balanced' ORDER BY 1")
+            #expect(classes == ["breathing", "cough", "door_slam", "gasp", "rain", "smoke_detector", "snoring", "speech"])
+            #expect(try String.fetchOne(db, sql: "PRAGMA integrity_check") == "ok")
+            #expect(try String.fetchOne(db, sql: "PRAGMA journal_mode") == "wal")
+        }
+    }
+
+    @Test func runningTwiceKeepsOneCopy() throws {
+        let db = scratch.file("twice.sqlite")
+        for _ in 0..<2 { #expect(try CommandRunner.run(["analyze", sampleNight, "--db", db, "--quiet"]).status == 0) }
+        let queue = try DatabaseQueue(path: db)
+        #expect(try queue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM recordings") } == 1)
+        #expect(try queue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM windows") } == 480)
+    }
+
+    @Test func aBadFileIsReportedAndTheOthersAreAnalysed() throws {
+        let bad = scratch.file("notes.wav")
+        try "not audio".write(toFile: bad, atomically: true, encoding: .utf8)
+        let db = scratch.file("mixed.sqlite")
+        let result = try CommandRunner.run(["analyze", bad, sampleNight, "--db", db])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("\(bad): error: not a readable audio file"))
+        #expect(result.stdout.contains("sleep_recording_1795302000.caf"))
+        let queue = try DatabaseQueue(path: db)
+        let statuses = try queue.read { try String.fetchAll($0, sql: "SELECT status || ':' || file_name FROM recordings ORDER BY file_name") }
+        #expect(statuses == ["failed:notes.wav", "complete:sleep_recording_1795302000.caf"])
+    }
+
+    @Test func exitStatusesMeanSomething() throws {
+        let unknownProfile = try CommandRunner.run(["analyze", sampleNight, "--db", scratch.file("a.sqlite"), "--profile", "paranoid"])
+        #expect(unknownProfile.status == 64)
+        #expect(unknownProfile.stderr.contains("unknown profile 'paranoid'"))
+
+        let badStart = try CommandRunner.run(["analyze", sampleNight, "--start", "yesterday"])
+        #expect(badStart.status == 64)
+
+        let noModel = try CommandRunner.run(["analyze", sampleNight, "--db", scratch.file("b.sqlite"), "--model", scratch.file("none")])
+        #expect(noModel.status == 2)
+        #expect(noModel.stderr.contains("model not found"))
+
+        let noDatabase = try CommandRunner.run(["analyze", sampleNight, "--db", "/nonexistent-folder/x.sqlite"])
+        #expect(noDatabase.status == 2)
+        #expect(noDatabase.stderr.contains("cannot open the database"))
+
+        let nothing = try CommandRunner.run(["analyze", scratch.path, "--db", scratch.file("c.sqlite")])
+        #expect(nothing.status == 64)
+        #expect(nothing.stderr.contains("no audio files found"))
+    }
+
+    @Test func anExplicitStartWins() throws {
+        let db = scratch.file("start.sqlite")
+        let result = try CommandRunner.run(["analyze", sampleNight, "--db", db, "--start", "2026-01-02T03:04:05Z"])
+        #expect(result.status == 0)
+        let queue = try DatabaseQueue(path: db)
+        #expect(try queue.read { try String.fetchOne($0, sql: "SELECT start_utc || ' ' || start_source FROM recordings") }
+            == "2026-01-02T03:04:05.000Z explicit")
+    }
+}
+
+@Suite struct ClassifyAndListingTests {
+    @Test func classifyPrintsJSONWithASummary() throws {
+        let result = try CommandRunner.run(["classify", sampleNight, "--format", "json"])
+        #expect(result.status == 0)
+        let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
+        let file = (json["files"] as! [[String: Any]])[0]
+        #expect((file["windows"] as! [Any]).count == 480)
+        let summary = file["summary"] as! [String: Any]
+        let seconds = summary["secondsPerClass"] as! [String: Double]
+        #expect(abs(seconds.values.reduce(0, +) - 240) < 1e-6, "each window's hop adds up to the recording's length")
+        #expect(summary["dominantClass"] as? String == "rain")
+    }
+
+    @Test func classifyCSVHasAHeaderAndOneRowPerWindow() throws {
+        let result = try CommandRunner.run(["classify", sampleNight, "--format", "csv"])
+        let lines = result.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        #expect(lines[0] == "record,file,window,start_s,end_s,class,confidence,seconds")
+        #expect(lines.filter { $0.hasPrefix("window,") }.count == 480)
+        #expect(lines.filter { $0.hasPrefix("dominant,") }.count == 1)
+    }
+
+    @Test func classifyIsDeterministic() throws {
+        let first = try CommandRunner.run(["classify", sampleNight, "--format", "csv", "--features"])
+        let second = try CommandRunner.run(["classify", sampleNight, "--format", "csv", "--features"])
+        #expect(first.stdout == second.stdout)
+        #expect(first.stdout.count > 100_000)
+    }
+
+    @Test func listsProfilesAndClasses() throws {
+        let profiles = try CommandRunner.run(["profiles", "--format", "json"])
+        let object = try JSONSerialization.jsonObject(with: Data(profiles.stdout.utf8)) as! [String: Any]
+        #expect(object["defaultProfile"] as? String == "balanced")
+        #expect((object["profiles"] as! [Any]).count == 5)
+        let classes = try CommandRunner.run(["classes"])
+        #expect(classes.status == 0)
+        #expect(classes.stdout.contains("smoke_detector  critical"))
+        let rules = try CommandRunner.run(["profiles", "--rules"])
+        #expect(rules.stdout.contains("rules under very-sensitive"))
+    }
+
+    @Test func everyCommandHasHelp() throws {
+        for command in ["analyze", "classify", "profiles", "classes"] {
+            let help = try CommandRunner.run([command, "--help"])
+            #expect(help.status == 0)
+            #expect(help.stdout.contains("USAGE: somniq-analyze \(command)"))
+        }
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import SomniqAudio
+import SomniqSynth
+import Testing
+
+@Suite struct AudioFileReaderTests {
+    let folder = TemporaryFolder()
+
+    /// Writes `samples` (mono, copied to every channel) and returns the path.
+    func write(_ samples: [Float], name: String, sampleRate: Int = 16_000, channels: Int = 1,
+               container: AudioFileWriter.Container = .wav, encoding: AudioFileWriter.Encoding = .pcm16) throws -> String {
+        let path = folder.file(name)
+        do {
+            let writer = try AudioFileWriter(path: path, sampleRate: sampleRate, channelCount: channels,
+                                             container: container, encoding: encoding)
+            try writer.write(interleaved: samples.flatMap { Array(repeating: $0, count: channels) })
+        }
+        return path
+    }
+
+    func readAll(_ path: String, block: Int = 1000) throws -> [Float] {
+        let reader = try AudioFileReader(path: path)
+        var buffer = [Float](repeating: 0, count: block)
+        var samples: [Float] = []
+        while true {
+            let got = try buffer.withUnsafeMutableBufferPointer { try reader.read(into: $0) }
+            if got == 0 { break }
+            samples.append(contentsOf: buffer[0..<got])
+        }
+        return samples
+    }
+
+    static let formats: [(AudioFileWriter.Container, AudioFileWriter.Encoding, Float)] = [
+        (.wav, .pcm16, 1.0 / 32768), (.wav, .pcm24, 1.0 / 8_388_608), (.wav, .float32, 0), (.wav, .float64, 0),
+        (.caf, .pcm16, 1.0 / 32768), (.caf, .pcm24, 1.0 / 8_388_608), (.caf, .float32, 0), (.caf, .alac16, 1.0 / 32768),
+        (.flac, .pcm16, 1.0 / 32768), (.aiff, .pcm16, 1.0 / 32768),
+    ]
+
+    @Test(arguments: 0..<formats.count)
+    func readsEveryPromisedFormatBackToTheSamples(index: Int) throws {
+        let (container, encoding, step) = Self.formats[index]
+        let original = SoundSynthesizer(sampleRate: 44_100, seed: 1).sine(frequency: 440, seconds: 0.75, amplitude: 0.5).map(Float.init)
+        let path = try write(original, name: "sine.\(container.rawValue)", sampleRate: 44_100, container: container, encoding: encoding)
+        let reader = try AudioFileReader(path: path)
+        #expect(reader.format.sampleRate == 44_100)
+        #expect(reader.format.channelCount == 1)
+        #expect(reader.format.frameCount == Int64(original.count))
+        let decoded = try readAll(path, block: 777)
+        #expect(decoded.count == original.count)
+        let worst = zip(original, decoded).map { abs($0 - $1) }.max() ?? 1
+        #expect(worst <= step + 1e-7, "largest error \(worst) for \(container) \(encoding)")
+    }
+
+    @Test(arguments: [8_000, 16_000, 22_050, 44_100, 48_000, 96_000, 192_000])
+    func acceptsSampleRatesFrom8To192Kilohertz(rate: Int) throws {
+        let path = try write([Float](repeating: 0.25, count: rate / 10), name: "rate.wav", sampleRate: rate)
+        let reader = try AudioFileReader(path: path)
+        #expect(reader.format.sampleRate == rate)
+        #expect(abs(reader.format.durationSeconds - 0.1) < 1e-9)
+    }
+
+    @Test func mixesChannelsToTheirMean() throws {
+        let path = folder.file("stereo.wav")
+        do {
+            let writer = try AudioFileWriter(path: path, sampleRate: 8000, channelCount: 2, encoding: .float32)
+            try writer.write(interleaved: [Float](repeating: 0, count: 200).enumerated().map { $0.offset % 2 == 0 ? 0.5 : -0.1 })
+        }
+        let samples = try readAll(path)
+        #expect(samples.count == 100)
+        #expect(samples.allSatisfy { abs($0 - 0.2) < 1e-6 })
+        let eight = folder.file("eight.caf")
+        do {
+            let octo = try AudioFileWriter(path: eight, sampleRate: 16_000, channelCount: 8, container: .caf, encoding: .pcm24)
+            try octo.write(interleaved: (0..<800).map { Float($0 % 8) / 10 })
+        }
+        let mixed = try readAll(eight)
+        #expect(mixed.count == 100)
+        #expect(mixed.allSatisfy { abs($0 - 0.35) < 1e-5 })
+    }
+
+    @Test func seeksWithoutDecodingWhatLiesBefore() throws {
+        let ramp = (0..<16_000).map { Float($0) / 16_000 }
+        let path = try write(ramp, name: "ramp.wav", encoding: .float32)
+        let reader = try AudioFileReader(path: path)
+        try reader.seek(toFrame: 12_000)
+        var buffer = [Float](repeating: 0, count: 4)
+        _ = try buffer.withUnsafeMutableBufferPointer { try reader.read(into: $0) }
+        #expect(buffer == Array(ramp[12_000..<12_004]))
+        #expect(reader.position == 12_004)
+    }
+
+    // MARK: - Bad input
+
+    func expectError(_ path: String, code: String, mentioning phrase: String) {
+        do {
+            _ = try readAll(path)
+            Issue.record("\(path) was read without error")
+        } catch let error as AudioFileError {
+            #expect(error.code == code)
+            #expect(error.description.hasPrefix("\(path): error: "))
+            #expect(error.description.contains(phrase), "\(error.description)")
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test func missingFileAndDirectory() throws {
+        expectError(folder.file("nothing.wav"), code: "not-found", mentioning: "no such file")
+        let directory = folder.file("x.wav")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        expectError(directory, code: "is-directory", mentioning: "directory")
+    }
+
+    @Test func emptyHeaderOnlyAndTextFiles() throws {
+        let empty = folder.file("empty.wav")
+        FileManager.default.createFile(atPath: empty, contents: Data())
+        expectError(empty, code: "empty", mentioning: "zero length")
+
+        let full = try write([Float](repeating: 0.1, count: 1000), name: "full.wav")
+        let headerOnly = folder.file("header.wav")
+        try Data(try Data(contentsOf: URL(fileURLWithPath: full)).prefix(44)).write(to: URL(fileURLWithPath: headerOnly))
+        expectError(headerOnly, code: "empty", mentioning: "zero length")
+
+        let text = folder.file("notes.wav")
+        try "these are my sleep notes, not audio\n".write(toFile: text, atomically: true, encoding: .utf8)
+        expectError(text, code: "not-audio", mentioning: "libsndfile")
+    }
+
+    @Test func truncatedAndLyingHeaders() throws {
+        let full = try write([Float](repeating: 0.1, count: 16_000), name: "full.wav")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: full))
+        let truncated = folder.file("truncated.wav")
+        try Data(bytes.prefix(bytes.count / 2)).write(to: URL(fileURLWithPath: truncated))
+        expectError(truncated, code: "truncated", mentioning: "promises 16000 frames")
+
+        var lying = bytes
+        let dataChunk = lying.range(of: Data("data".utf8))!.upperBound
+        let claimed = UInt32(bytes.count * 10).littleEndian
+        withUnsafeBytes(of: claimed) { lying.replaceSubrange(dataChunk..<(dataChunk + 4), with: $0) }
+        let liar = folder.file("liar.wav")
+        try lying.write(to: URL(fileURLWithPath: liar))
+        expectError(liar, code: "truncated", mentioning: "cut short")
+    }
+
+    @Test func absurdSampleRate() throws {
+        let path = try write([Float](repeating: 0.1, count: 100), name: "slow.wav", sampleRate: 1)
+        expectError(path, code: "unsupported-sample-rate", mentioning: "1 Hz")
+    }
+
+    @Test func nanAndInfiniteSamples() throws {
+        var samples = [Float](repeating: 0.1, count: 8000)
+        samples[6000] = .nan
+        expectError(try write(samples, name: "nan.wav", sampleRate: 8000, encoding: .float32),
+                    code: "non-finite-samples", mentioning: "0.750 s")
+        samples[6000] = 0.1
+        samples[100] = .infinity
+        expectError(try write(samples, name: "inf.caf", sampleRate: 8000, container: .caf, encoding: .float32),
+                    code: "non-finite-samples", mentioning: "0.013 s")
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import SomniqFeatures
+import SomniqSynth
+import Testing
+
+/// Runs the extractor over an in-memory signal, cutting it into blocks as the pipeline does.
+func extractFeatures(_ samples: [Float], sampleRate: Int) -> [FeatureVector] {
+    let extractor = FeatureExtractor(sampleRate: sampleRate)
+    var vector = FeatureVector()
+    var windows: [FeatureVector] = []
+    var start = 0
+    var block: Int64 = 0
+    while start < samples.count {
+        let length = min(extractor.grid.blockLength(block), samples.count - start)
+        let done = samples.withUnsafeBufferPointer { buffer in
+            extractor.consume(UnsafeBufferPointer(rebasing: buffer[start..<(start + length)]), into: &vector)
+        }
+        if done { windows.append(vector) }
+        start += length
+        block += 1
+    }
+    if extractor.finish(into: &vector) { windows.append(vector) }
+    return windows
+}
+
+func median(_ values: [Float]) -> Float { values.sorted()[values.count / 2] }
+
+@Suite struct FeatureExtractorTests {
+    @Test(arguments: [(8_000, 440.0), (16_000, 1000.0), (44_100, 3150.0), (48_000, 200.0)])
+    func aSinesCentroidIsItsFrequency(sampleRate: Int, frequency: Double) {
+        let sine = SoundSynthesizer(sampleRate: sampleRate, seed: 0).sine(frequency: frequency, seconds: 3, amplitude: 0.5).map(Float.init)
+        let windows = extractFeatures(sine, sampleRate: sampleRate)
+        for window in windows.dropLast() {
+            #expect(abs(Double(window[.spectralCentroidHz]) - frequency) < 0.02 * frequency + 5,
+                    "centroid \(window[.spectralCentroidHz]) for \(frequency) Hz at \(sampleRate) Hz")
+            #expect(abs(Double(window[.dominantFrequencyHz]) - frequency) <= Double(sampleRate) / 2048 + 1)
+            #expect(window[.tonality] > 0.9)
+            #expect(window[.tonalFraction] == 1)
+            #expect(window[.spectralFlatness] < 0.01)
+            #expect(abs(window[.rmsDbfs] - (-9.03)) < 0.05, "a 0.5-amplitude sine is -9.03 dBFS")
+            #expect(abs(window[.crestDb] - 3.01) < 0.3, "sample peak, so a little under the true peak at high frequencies")
+        }
+    }
+
+    @Test func aLowSinesPitchIsItsFrequency() {
+        let sine = SoundSynthesizer(sampleRate: 16_000, seed: 0).sine(frequency: 200, seconds: 2).map(Float.init)
+        let windows = extractFeatures(sine, sampleRate: 16_000)
+        #expect(abs(windows[1][.pitchHz] - 200) < 3)
+        #expect(windows[1][.harmonicity] > 0.95)
+        #expect(windows[1][.bandRatio0To250] > 0.99)
+    }
+
+    @Test(arguments: [8_000, 16_000, 44_100])
+    func whiteNoiseIsFlat(sampleRate: Int) {
+        var synth = SoundSynthesizer(sampleRate: sampleRate, seed: 7)
+        let noise = synth.whiteNoise(seconds: 3, levelDbfs: -20).map(Float.init)
+        let windows = extractFeatures(noise, sampleRate: sampleRate)
+        #expect(median(windows.map { $0[.spectralFlatness] }) > 0.85)
+        #expect(median(windows.map { $0[.tonality] }) < 0.1)
+        #expect(median(windows.map { $0[.harmonicity] }) < 0.3)
+        #expect(abs(median(windows.map { $0[.rmsDbfs] }) - (-20)) < 0.3)
+        let nyquist = Float(sampleRate) / 2
+        #expect(abs(median(windows.map { $0[.spectralCentroidHz] }) - nyquist / 2) < 0.05 * nyquist)
+        #expect(abs(median(windows.map { $0[.zeroCrossingRate] }) - 0.5) < 0.03)
+    }
+
+    @Test func digitalSilenceIsFiniteAndShapeless() {
+        let windows = extractFeatures([Float](repeating: 0, count: 16_000 * 2), sampleRate: 16_000)
+        #expect(windows.count == 4)
+        for window in windows {
+            #expect(window.values.allSatisfy { $0.isFinite })
+            #expect(window[.rmsDbfs] == FeatureExtractor.minimumDbfs)
+            #expect(window[.spectralFlatness] == 0)
+            #expect(window[.spectralCentroidHz] == 0)
+            #expect(window[.snrDb] == 0)
+        }
+    }
+
+    @Test(arguments: [(16_000, 16_000 * 3), (16_000, 16_000 * 3 + 100), (16_000, 8_000), (16_000, 4_800), (16_000, 500),
+                      (22_050, 22_050 * 2 + 7), (44_100, 44_100), (11_025, 30_000)])
+    func emitsOneWindowPerCompleteHalfSecond(sampleRate: Int, frames: Int) {
+        let windows = extractFeatures([Float](repeating: 0.01, count: frames), sampleRate: sampleRate)
+        let grid = AnalysisGrid(sampleRate: sampleRate)
+        #expect(windows.count == grid.windowCount(frameCount: Int64(frames)))
+        #expect(windows.count == max(1, 2 * frames / sampleRate))
+    }
+
+    @Test func featuresMeanTheSameAtEverySampleRate() {
+        var results: [[Float]] = []
+        for rate in [16_000, 44_100, 48_000] {
+            let synth = SoundSynthesizer(sampleRate: rate, seed: 3)
+            let alarm = synth.smokeAlarm(seconds: 4, levelDbfs: -20).map(Float.init)
+            let windows = extractFeatures(alarm, sampleRate: rate)
+            results.append([windows[1][.dominantFrequencyHz], windows[1][.tonalFraction], windows[1][.rmsDbfs]])
+        }
+        for result in results.dropFirst() {
+            #expect(abs(result[0] - results[0][0]) < 30)
+            #expect(result[1] == results[0][1])
+            #expect(abs(result[2] - results[0][2]) < 0.2)
+        }
+    }
+
+    @Test func aBurstAfterAPauseReportsThePause() {
+        var synth = SoundSynthesizer(sampleRate: 16_000, seed: 5)
+        var signal = synth.roomNoise(seconds: 20, levelDbfs: -60)
+        let burst = synth.gasp(levelDbfs: -15)
+        for (index, value) in burst.enumerated() { signal[12 * 16_000 + index] += value }
+        let windows = extractFeatures(signal.map(Float.init), sampleRate: 16_000)
+        let burstWindow = windows[24]  // 12.0–13.0 s
+        #expect(burstWindow[.snrDb] > 20)
+        #expect(burstWindow[.precedingQuietSeconds] >= 10)
+        #expect(windows[20][.precedingQuietSeconds] == 0, "quiet windows report no pause")
+        #expect(windows[30][.precedingQuietSeconds] == 0, "a quiet window after the burst reports none")
+    }
+
+    @Test func rhythmicBurstsShowTheBreathingPeriod() {
+        var synth = SoundSynthesizer(sampleRate: 16_000, seed: 9)
+        var signal = synth.roomNoise(seconds: 30, levelDbfs: -60)
+        for onset in stride(from: 1.0, to: 29.0, by: 4.0) {
+            let snore = synth.snore(seconds: 1.2, flutterHz: 50, levelDbfs: -25)
+            for (index, value) in snore.enumerated() { signal[Int(onset * 16_000) + index] += value }
+        }
+        let windows = extractFeatures(signal.map(Float.init), sampleRate: 16_000)
+        #expect(windows[10][.breathingPeriodicity] == 0, "fewer than 8 s heard")
+        for late in windows[40...55] {
+            #expect(late[.breathingPeriodicity] > 0.6)
+            #expect(abs(late[.breathingPeriodSeconds] - 4) < 0.3)
+        }
+    }
+
+    @Test func theSameInputGivesTheSameBits() {
+        var synth = SoundSynthesizer(sampleRate: 16_000, seed: 11)
+        let speech = synth.speech(seconds: 5, levelDbfs: -25).map(Float.init)
+        #expect(extractFeatures(speech, sampleRate: 16_000) == extractFeatures(speech, sampleRate: 16_000))
+    }
+}
+
+@Suite struct NoiseFloorTrackerTests {
+    @Test func followsDownAtOnceAndUpSlowly() {
+        var tracker = NoiseFloorTracker()
+        tracker.update(candidateDbfs: -50)
+        #expect(tracker.floorDbfs == -50)
+        tracker.update(candidateDbfs: -60)
+        #expect(tracker.floorDbfs == -60)
+        tracker.update(candidateDbfs: -20)
+        #expect(tracker.floorDbfs == -60 + NoiseFloorTracker.riseDecibelsPerSecond * 0.5)
+        for _ in 0..<200 { tracker.update(candidateDbfs: -55) }
+        #expect(tracker.floorDbfs == -55, "100 s later a 5 dB rise is background")
+    }
+}
+
+@Suite struct AnalysisGridTests {
+    @Test func tilesOddSampleRatesExactly() {
+        let grid = AnalysisGrid(sampleRate: 11_025)
+        #expect(grid.blockLength(0) + grid.blockLength(1) == 11_025)
+        #expect(grid.subframeOffset(AnalysisGrid.subframesPerBlock) == 11_025 / 2)
+        #expect(grid.microBlockOffset(AnalysisGrid.microBlocksPerBlock) == 11_025 / 2)
+        #expect(AnalysisGrid.windowStartSeconds(7) == 3.5)
+        #expect(AnalysisGrid.windowIndex(atSeconds: 3.7) == 7)
+    }
+}

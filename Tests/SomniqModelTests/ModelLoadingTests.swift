@@ -1,0 +1,174 @@
+import Foundation
+import SomniqModel
+import Testing
+
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().path
+let defaultModelPath = repositoryRoot + "/models/default"
+
+@Suite struct DefaultModelTests {
+    let bundle = try! ModelBundle.load(path: defaultModelPath)
+
+    @Test func hasEveryRequiredClassOnItsTier() {
+        let expected: [String: AlertTier] = [
+            "gasp": .critical, "screaming": .critical, "siren": .critical, "smoke_detector": .critical, "glass_breaking": .critical,
+            "snoring": .high, "cough": .high, "crying_sobbing": .high, "dog_bark": .high, "thunder": .high,
+            "speech": .medium, "laughter": .medium, "door_slam": .medium,
+            "music": .low, "rain": .low, "wind": .low, "breathing": .low, "sneeze": .low,
+            "silence": .none,
+        ]
+        let tiers = Dictionary(uniqueKeysWithValues: bundle.classifier.classes.map { ($0.id, $0.tier) })
+        #expect(tiers == expected)
+    }
+
+    @Test func profilesCarryTheReferenceNumbers() {
+        let numbers = bundle.profiles.profiles.map { [$0.uncertainty, $0.on, $0.off, $0.debounceSec, $0.cooldownSec] }
+        #expect(bundle.profiles.profileNames == ["very-conservative", "conservative", "balanced", "sensitive", "very-sensitive"])
+        #expect(numbers == [[0.7, 0.9, 0.7, 5, 60], [0.6, 0.8, 0.6, 3, 30], [0.4, 0.7, 0.5, 2, 15], [0.3, 0.6, 0.4, 1, 8],
+                            [0.2, 0.5, 0.3, 0.5, 3]])
+        #expect(bundle.profiles.defaultProfile == "balanced")
+    }
+
+    @Test func experimentalClassesCannotAlertUnderTheTwoStrictestProfiles() {
+        let experimental = bundle.classifier.classes.enumerated().filter { $0.element.status == .experimental }
+        #expect(!experimental.isEmpty)
+        for profile in bundle.profiles.profiles.prefix(2) {
+            let rules = bundle.rules(for: profile, frameHz: 2)
+            for (index, definition) in experimental {
+                let threshold = rules[index]!.activationThreshold
+                #expect(Double(definition.maxConfidence) < threshold, "\(definition.id) under \(profile.name)")
+            }
+        }
+    }
+
+    @Test func versionTagNamesModelAndProfiles() {
+        #expect(bundle.versionTag == "default@\(bundle.classifier.version)+profiles@\(bundle.profiles.version)")
+    }
+}
+
+@Suite struct ModelLoaderErrorTests {
+    let folder: String = {
+        let path = (NSTemporaryDirectory() as NSString).appendingPathComponent("somniq-model-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }()
+
+    /// Copies the default model, applies `edit` to one of its files' JSON, and loads it.
+    func load(editing file: String, _ edit: (inout [String: Any]) -> Void) -> Result<ModelBundle, ModelError> {
+        for name in [ModelBundle.modelFileName, ModelBundle.profilesFileName] {
+            var data = try! Data(contentsOf: URL(fileURLWithPath: defaultModelPath + "/" + name))
+            if name == file {
+                var object = try! JSONSerialization.jsonObject(with: data) as! [String: Any]
+                edit(&object)
+                data = try! JSONSerialization.data(withJSONObject: object)
+            }
+            try! data.write(to: URL(fileURLWithPath: folder + "/" + name))
+        }
+        return Result { () throws(ModelError) in try ModelBundle.load(path: folder) }
+    }
+
+    func expectInvalid(_ result: Result<ModelBundle, ModelError>, field: String, saying phrase: String) {
+        guard case .failure(let error) = result else {
+            Issue.record("the model loaded")
+            return
+        }
+        guard case .invalid(_, let reportedField, let reason) = error else {
+            Issue.record("expected .invalid, got \(error)")
+            return
+        }
+        #expect(reportedField == field)
+        #expect(reason.contains(phrase), "\(reason)")
+        #expect(error.description.contains(folder), "names the file")
+    }
+
+    func classes(_ object: inout [String: Any], _ edit: (inout [String: Any]) -> Void) {
+        var classes = object["classes"] as! [[String: Any]]
+        var snoring = classes[1]
+        edit(&snoring)
+        classes[1] = snoring
+        object["classes"] = classes
+    }
+
+    @Test func rejectsAnUnknownField() {
+        expectInvalid(load(editing: "model.json") { $0["colour"] = "blue" }, field: "colour", saying: "unknown field")
+    }
+
+    @Test func rejectsAnUnknownFeature() {
+        expectInvalid(load(editing: "model.json") { object in
+            classes(&object) { snoring in
+                var all = snoring["all"] as! [[String: Any]]
+                all[0]["feature"] = "loudness"
+                snoring["all"] = all
+            }
+        }, field: "classes[1].all[0].feature", saying: "unknown feature \"loudness\"")
+    }
+
+    @Test func rejectsAConditionWithoutSoftness() {
+        expectInvalid(load(editing: "model.json") { object in
+            classes(&object) { snoring in
+                var all = snoring["all"] as! [[String: Any]]
+                all[0].removeValue(forKey: "softness")
+                snoring["all"] = all
+            }
+        }, field: "classes[1].all[0].softness", saying: "missing")
+    }
+
+    @Test func rejectsAConditionWithTwoTests() {
+        expectInvalid(load(editing: "model.json") { object in
+            classes(&object) { snoring in
+                var all = snoring["all"] as! [[String: Any]]
+                all[0]["below"] = 3
+                snoring["all"] = all
+            }
+        }, field: "classes[1].all[0].feature", saying: "exactly one of above, below or between")
+    }
+
+    @Test func rejectsAnotherFormatVersion() {
+        expectInvalid(load(editing: "model.json") { $0["formatVersion"] = 2 }, field: "formatVersion", saying: "not supported")
+    }
+
+    @Test func rejectsAnOutOfRangeConfidenceCap() {
+        expectInvalid(load(editing: "model.json") { object in classes(&object) { $0["maxConfidence"] = 1.5 } },
+                      field: "classes[1].maxConfidence", saying: "(0, 1]")
+    }
+
+    @Test func rejectsAnUnknownTier() {
+        expectInvalid(load(editing: "model.json") { object in classes(&object) { $0["tier"] = "urgent" } },
+                      field: "classes[1].tier", saying: "urgent")
+    }
+
+    @Test func rejectsAProfileWithOffAboveOn() {
+        expectInvalid(load(editing: "profiles.json") { object in
+            var profiles = object["profiles"] as! [[String: Any]]
+            profiles[2]["off"] = 0.8
+            object["profiles"] = profiles
+        }, field: "profiles[2].off", saying: "must be below on")
+    }
+
+    @Test func rejectsProfilesOutOfOrder() {
+        expectInvalid(load(editing: "profiles.json") { object in
+            var profiles = object["profiles"] as! [[String: Any]]
+            profiles[3]["cooldownSec"] = 40.0
+            object["profiles"] = profiles
+        }, field: "profiles", saying: "\"sensitive\" has a stricter cooldownSec than \"balanced\"")
+    }
+
+    @Test func rejectsAMissingTier() {
+        expectInvalid(load(editing: "profiles.json") { object in
+            var tiers = object["tiers"] as! [String: Any]
+            tiers.removeValue(forKey: "low")
+            object["tiers"] = tiers
+        }, field: "tiers", saying: "tier \"low\" has no adjustment")
+    }
+
+    @Test func reportsBrokenJSONAndMissingFiles() {
+        try! "{ not json".write(toFile: folder + "/model.json", atomically: true, encoding: .utf8)
+        #expect(throws: ModelError.self) { try ModelBundle.load(path: folder + "/model.json") }
+        do {
+            _ = try ModelBundle.load(path: folder + "/nowhere")
+            Issue.record("loaded a missing model")
+        } catch {
+            #expect(error.description.contains("model not found"))
+        }
+    }
+}

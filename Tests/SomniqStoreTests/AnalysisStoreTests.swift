@@ -1,0 +1,112 @@
+import Foundation
+import SomniqDetection
+import SomniqModel
+import SomniqStore
+import Testing
+
+let storeModelBundle = try! ModelBundle.load(path: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().path + "/models/default")
+
+/// A small recording: 20 windows, snoring confident in windows 4–15, silence elsewhere.
+func sampleData(path: String = "/nights/a.wav") -> RecordingData {
+    let classIDs = storeModelBundle.classifier.classIDs
+    let snoring = classIDs.firstIndex(of: "snoring")!
+    let silence = classIDs.firstIndex(of: "silence")!
+    var confidences = [Float](repeating: 0, count: 20 * classIDs.count)
+    for window in 0..<20 {
+        confidences[window * classIDs.count + ((4...15).contains(window) ? snoring : silence)] = 0.95
+        confidences[window * classIDs.count + classIDs.firstIndex(of: "rain")!] = 0.1
+    }
+    let featureIDs = ["rms_dbfs", "snr_db"]
+    let features = (0..<20).flatMap { [Float(-40 + $0), Float($0)] }
+    return RecordingData(path: path, container: "WAV", encoding: "PCM_16", sampleRate: 16_000, channelCount: 1,
+                         frameCount: 164_000, durationSeconds: 10.25, startMilliseconds: 1_795_302_000_000,
+                         startSource: "file-name", windowCount: 20, featureIDs: featureIDs, features: features,
+                         classIDs: classIDs, confidences: confidences)
+}
+
+func results(for data: RecordingData) -> [ProfileResult] {
+    storeModelBundle.profiles.profiles.map {
+        ProfileRunner.run(profile: $0, bundle: storeModelBundle, confidences: data.confidences, windowCount: data.windowCount,
+                          durationSeconds: data.durationSeconds)
+    }
+}
+
+@Suite struct AnalysisStoreTests {
+    @Test func storesEveryTableAndReadsConfidencesBackExactly() throws {
+        let store = try AnalysisStore.inMemory()
+        let data = sampleData()
+        let profileResults = results(for: data)
+        let id = try store.save(data, bundle: storeModelBundle, results: profileResults)
+        #expect(try store.count("windows", recordingID: id) == 20)
+        #expect(try store.count("detections", recordingID: id) == 20, "one class above the floor per window; rain's 0.1 is below it")
+        #expect(try store.count("profile_runs", recordingID: id) == 5)
+        let alerts = try store.alerts(recordingID: id)
+        let episodes = try store.episodes(recordingID: id)
+        #expect(alerts.count == profileResults.map(\.alerts.count).reduce(0, +))
+        #expect(episodes.count == profileResults.map(\.episodes.count).reduce(0, +))
+        #expect(!episodes.isEmpty)
+        #expect(Set(episodes.map(\.classID)) == ["snoring"])
+        for alert in alerts { #expect(episodes.contains { $0.id == alert.episodeID && $0.profile == alert.profile }) }
+
+        let stored = try store.confidences(recordingID: id)
+        #expect(stored.classIDs == data.classIDs)
+        #expect(stored.windowCount == 20)
+        #expect(stored.values == data.confidences)
+
+        let recording = try #require(try store.recording(id: id))
+        #expect(recording.status == "complete")
+        #expect(recording.startUTC == "2026-11-21T23:00:00.000Z")
+        #expect(recording.startSource == "file-name")
+        #expect(recording.modelVersion == storeModelBundle.classifier.version)
+        let balanced = episodes.first { $0.profile == "balanced" }!
+        #expect(balanced.startUTC == UTCTimestamp.format(milliseconds: 1_795_302_000_000 + Int64(balanced.startOffsetSeconds * 1000)))
+        #expect(balanced.endOffsetSeconds <= 10.25)
+    }
+
+    @Test func reanalysingAPathReplacesItsRows() throws {
+        let store = try AnalysisStore.inMemory()
+        let data = sampleData()
+        try store.save(data, bundle: storeModelBundle, results: results(for: data))
+        let second = try store.save(data, bundle: storeModelBundle, results: results(for: data))
+        #expect(try store.recordings().map(\.id) == [second])
+        #expect(try store.count("windows") == 20)
+        try store.saveFailure(filePath: "/nights/a.wav", code: "truncated", message: "cut short")
+        let rows = try store.recordings()
+        #expect(rows.count == 1)
+        #expect(rows[0].status == "failed")
+        #expect(rows[0].errorCode == "truncated")
+        #expect(try store.count("windows") == 0, "a failed file leaves nothing but its failure record")
+    }
+
+    @Test func reportsAnUnopenableDatabase() {
+        #expect(throws: StoreError.self) { try AnalysisStore(path: "/nonexistent-folder/x/somniq.sqlite") }
+    }
+}
+
+@Suite struct UTCTimestampTests {
+    @Test func formatsMilliseconds() {
+        #expect(UTCTimestamp.format(milliseconds: 0) == "1970-01-01T00:00:00.000Z")
+        #expect(UTCTimestamp.format(milliseconds: 1_795_302_000_500) == "2026-11-21T23:00:00.500Z")
+        #expect(UTCTimestamp.format(milliseconds: 1_709_164_799_999) == "2024-02-28T23:59:59.999Z")
+        #expect(UTCTimestamp.format(milliseconds: 1_709_164_800_000) == "2024-02-29T00:00:00.000Z")
+        #expect(UTCTimestamp.format(milliseconds: -1) == "1969-12-31T23:59:59.999Z")
+        #expect(UTCTimestamp.milliseconds(startMilliseconds: 1000, offsetSeconds: 0.0005) == 1001)
+    }
+
+    @Test func agreesWithFoundation() {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        for step in 0..<200 {
+            let milliseconds = -2_000_000_000_000 + Int64(step) * 29_999_999_937
+            let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+            #expect(formatter.date(from: UTCTimestamp.format(milliseconds: milliseconds)) == date)
+        }
+    }
+
+    @Test func floatBlobsRoundTrip() {
+        let values: [Float] = [0, -1.5, .pi, 1e-30, 3.4e38]
+        #expect(FloatBlob.decode(FloatBlob.encode(values)) == values)
+        #expect(FloatBlob.encode([Float(1)]) == Data([0x00, 0x00, 0x80, 0x3F]))
+    }
+}
