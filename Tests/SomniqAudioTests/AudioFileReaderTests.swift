@@ -31,7 +31,8 @@ import Testing
     }
 
     static let formats: [(AudioFileWriter.Container, AudioFileWriter.Encoding, Float)] = [
-        (.wav, .pcm16, 1.0 / 32768), (.wav, .pcm24, 1.0 / 8_388_608), (.wav, .float32, 0), (.wav, .float64, 0),
+        (.wav, .pcm16, 1.0 / 32768), (.wav, .pcm24, 1.0 / 8_388_608), (.wav, .pcm32, 1.0 / 2_147_483_648),
+        (.wav, .float32, 0), (.wav, .float64, 0), (.caf, .pcm32, 1.0 / 2_147_483_648),
         (.caf, .pcm16, 1.0 / 32768), (.caf, .pcm24, 1.0 / 8_388_608), (.caf, .float32, 0), (.caf, .alac16, 1.0 / 32768),
         (.flac, .pcm16, 1.0 / 32768), (.aiff, .pcm16, 1.0 / 32768),
     ]
