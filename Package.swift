@@ -27,8 +27,9 @@ let package = Package(
         .target(name: "SomniqStore", dependencies: [
             "SomniqModel", "SomniqDetection", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
+        .target(name: "SomniqEvaluation"),
         .target(name: "SomniqPipeline", dependencies: [
-            "SomniqAudio", "SomniqFeatures", "SomniqModel", "SomniqDetection", "SomniqStore",
+            "SomniqAudio", "SomniqFeatures", "SomniqModel", "SomniqDetection", "SomniqStore", "SomniqEvaluation",
             .product(name: "CSV", package: "CSV.swift"),
         ]),
         .target(name: "SomniqSynth", dependencies: ["SomniqAudio"]),
@@ -45,6 +46,7 @@ let package = Package(
         .testTarget(name: "SomniqModelTests", dependencies: ["SomniqModel"]),
         .testTarget(name: "SomniqDetectionTests", dependencies: ["SomniqDetection"]),
         .testTarget(name: "SomniqStoreTests", dependencies: ["SomniqStore"]),
+        .testTarget(name: "SomniqEvaluationTests", dependencies: ["SomniqEvaluation"]),
         .testTarget(name: "SomniqPipelineTests", dependencies: ["SomniqPipeline", "SomniqSynth"]),
         .testTarget(name: "EndToEndTests", dependencies: [
             "somniq-analyze", "somniq-synth", "SomniqSynth", .product(name: "GRDB", package: "GRDB.swift"),

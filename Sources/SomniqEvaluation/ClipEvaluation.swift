@@ -1,0 +1,88 @@
+/// Scores labelled clips: each clip's predicted class against its label, through a `LabelMap`.
+///
+/// A clip's prediction is supplied by the caller (see `ClipScoringRule`). For class `c`: a true positive is
+/// a clip whose label allows `c` and whose prediction is `c`; a false negative, a clip whose canonical
+/// class is `c` but which was predicted otherwise; a false positive, a clip predicted `c` whose label
+/// does not allow it (including clips whose label maps to none of our classes).
+public struct ClipEvaluation: Sendable {
+    public struct Clip: Equatable, Sendable {
+        public var path: String
+        public var label: String
+        public var predicted: String
+    }
+
+    public let map: LabelMap
+    public private(set) var clips: [Clip] = []
+    public private(set) var excluded = 0
+
+    public init(map: LabelMap) { self.map = map }
+
+    public mutating func add(path: String, label: String, predicted: String) {
+        if map.target(for: label) == .excluded {
+            excluded += 1
+            return
+        }
+        clips.append(Clip(path: path, label: label, predicted: predicted))
+    }
+
+    /// The class a clip counts for: its prediction if the label allows it, else the label's first class.
+    func truth(of clip: Clip) -> String? {
+        guard case .classes(let classes) = map.target(for: clip.label) else { return nil }
+        return classes.contains(clip.predicted) ? clip.predicted : classes.first
+    }
+
+    /// Classes scored: every class a label maps to, sorted.
+    public var scoredClasses: [String] {
+        Set(clips.compactMap { clip -> [String]? in
+            if case .classes(let classes) = map.target(for: clip.label) { return classes }
+            return nil
+        }.flatMap { $0 }).sorted()
+    }
+
+    public func counts(for label: String) -> DetectionCounts {
+        var counts = DetectionCounts()
+        for clip in clips {
+            let truth = truth(of: clip)
+            if truth == label { counts.nRef += 1 }
+            if clip.predicted == label { counts.nSys += 1 }
+            if truth == label, clip.predicted == label { counts.truePositives += 1 }
+        }
+        counts.falsePositives = counts.nSys - counts.truePositives
+        counts.falseNegatives = counts.nRef - counts.truePositives
+        counts.deletions = counts.falseNegatives
+        counts.insertions = counts.falsePositives
+        return counts
+    }
+
+    /// Mean F1 over the scored classes that have at least one clip.
+    public var macroF1: Double? {
+        let values = scoredClasses.map(counts(for:)).filter { $0.nRef > 0 }.map { $0.f1 ?? 0 }
+        return values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
+    }
+
+    /// Clips whose prediction is allowed by their label, or predicted as none of the scored classes when the
+    /// label maps to none.
+    public var accuracy: Double? {
+        guard !clips.isEmpty else { return nil }
+        let scored = Set(scoredClasses)
+        let correct = clips.filter { clip in
+            switch map.target(for: clip.label) {
+            case .classes(let classes): classes.contains(clip.predicted)
+            case .none: !scored.contains(clip.predicted)
+            case .excluded: false
+            }
+        }.count
+        return Double(correct) / Double(clips.count)
+    }
+
+    /// Rows: dataset labels; columns: predicted classes; in sorted order.
+    public var confusion: (labels: [String], predictions: [String], counts: [[Int]]) {
+        let labels = Set(clips.map(\.label)).sorted()
+        let predictions = Set(clips.map(\.predicted)).sorted()
+        var counts = [[Int]](repeating: [Int](repeating: 0, count: predictions.count), count: labels.count)
+        for clip in clips {
+            counts[labels.firstIndex(of: clip.label)!][predictions.firstIndex(of: clip.predicted)!] += 1
+        }
+        return (labels, predictions, counts)
+    }
+}

@@ -1,0 +1,59 @@
+/// Counts behind precision, recall, F1 and error rate, as `sed_eval` keeps them.
+public struct DetectionCounts: Equatable, Sendable, Codable {
+    public var nRef = 0
+    public var nSys = 0
+    public var truePositives = 0
+    public var falsePositives = 0
+    public var falseNegatives = 0
+    public var substitutions = 0
+    public var deletions = 0
+    public var insertions = 0
+
+    public init() {}
+
+    /// Scores with `sed_eval`'s conventions: a ratio over 0 is undefined (`nil`, sed_eval's NaN); F1 is 0 when
+    /// precision and recall are both 0.
+    public var precision: Double? { nSys == 0 ? nil : Double(truePositives) / Double(nSys) }
+    public var recall: Double? { nRef == 0 ? nil : Double(truePositives) / Double(nRef) }
+    public var f1: Double? {
+        guard let precision, let recall else { return nil }
+        if precision == 0, recall == 0 { return 0 }
+        return 2 * precision * recall / (precision + recall)
+    }
+    public var substitutionRate: Double? { nRef == 0 ? nil : Double(substitutions) / Double(nRef) }
+    public var deletionRate: Double? { nRef == 0 ? nil : Double(deletions) / Double(nRef) }
+    public var insertionRate: Double? { nRef == 0 ? nil : Double(insertions) / Double(nRef) }
+    /// `(S + D + I) / N_ref`. sed_eval divides by `N_ref + ε`, which for a class absent from the reference gives
+    /// about 10¹⁵; here that case is undefined instead.
+    public var errorRate: Double? {
+        nRef == 0 ? nil : Double(substitutions + deletions + insertions) / Double(nRef)
+    }
+
+    static func += (lhs: inout DetectionCounts, rhs: DetectionCounts) {
+        lhs.nRef += rhs.nRef
+        lhs.nSys += rhs.nSys
+        lhs.truePositives += rhs.truePositives
+        lhs.falsePositives += rhs.falsePositives
+        lhs.falseNegatives += rhs.falseNegatives
+        lhs.substitutions += rhs.substitutions
+        lhs.deletions += rhs.deletions
+        lhs.insertions += rhs.insertions
+    }
+}
+
+/// Overall (micro), class-wise and class-averaged (macro) results of one metric.
+public struct DetectionScores: Equatable, Sendable {
+    public var overall = DetectionCounts()
+    public var classWise: [String: DetectionCounts] = [:]
+
+    public init() {}
+
+    /// Labels scored: every label of the reference or the system output, sorted.
+    public var labels: [String] { classWise.keys.sorted() }
+
+    /// Mean over classes of a class-wise score, skipping undefined ones (sed_eval's `nanmean`).
+    public func macro(_ score: (DetectionCounts) -> Double?) -> Double? {
+        let values = labels.compactMap { score(classWise[$0]!) }
+        return values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import SomniqEvaluation
+
+/// The `evaluate` output in its three formats.
+public enum EvaluationReport {
+    static func number(_ value: Double?) -> String { value.map { Formatting.fixed($0, 3) } ?? "—" }
+
+    static func rows(_ scores: DetectionScores) -> [(scope: String, label: String, counts: DetectionCounts?)] {
+        [("overall", "micro", scores.overall)] + [("macro", "class average", nil)]
+            + scores.labels.map { ("class", $0, scores.classWise[$0]!) }
+    }
+
+    static func table(_ scores: DetectionScores) -> TextTable {
+        var table = TextTable(headers: ["", "F1", "P", "R", "ER", "ref", "sys", "TP", "FP", "FN"],
+                              alignments: [.left] + Array(repeating: .right, count: 9))
+        for row in rows(scores) {
+            if let counts = row.counts {
+                table.append([row.label, number(counts.f1), number(counts.precision), number(counts.recall),
+                              number(counts.errorRate), String(counts.nRef), String(counts.nSys), String(counts.truePositives),
+                              String(counts.falsePositives), String(counts.falseNegatives)])
+            } else {
+                table.append([row.label, number(scores.macro(\.f1)), number(scores.macro(\.precision)),
+                              number(scores.macro(\.recall)), number(scores.macro(\.errorRate)), "", "", "", "", ""])
+            }
+        }
+        return table
+    }
+
+    public static func eventsTable(_ evaluation: EventEvaluation) -> String {
+        var text = "Scored like sed_eval: segment-based on \(Formatting.fixed(evaluation.segmentResolution, 1)) s segments; "
+            + "event-based with an onset collar of \(Formatting.fixed(evaluation.onsetCollar, 1)) s and an offset collar of "
+            + "max(\(Formatting.fixed(evaluation.onsetCollar, 1)) s, \(Int(evaluation.offsetFraction * 100))% of the event). "
+            + "Detected events are each profile's episodes. Micro: pooled counts; macro: mean over classes (— where undefined).\n"
+        for profile in evaluation.profiles {
+            text += "\nprofile \(profile.profile)\n"
+            text += "  segment-based\n" + table(profile.segmentBased).render(indent: "    ")
+            text += "  event-based\n" + table(profile.eventBased).render(indent: "    ")
+        }
+        return text
+    }
+
+    struct Scores: Encodable {
+        struct Entry: Encodable {
+            var f1: Double?, precision: Double?, recall: Double?, errorRate: Double?
+            var substitutionRate: Double?, deletionRate: Double?, insertionRate: Double?
+            var nRef: Int, nSys: Int, truePositives: Int, falsePositives: Int, falseNegatives: Int
+            init(_ counts: DetectionCounts) {
+                f1 = counts.f1
+                precision = counts.precision
+                recall = counts.recall
+                errorRate = counts.errorRate
+                substitutionRate = counts.substitutionRate
+                deletionRate = counts.deletionRate
+                insertionRate = counts.insertionRate
+                nRef = counts.nRef
+                nSys = counts.nSys
+                truePositives = counts.truePositives
+                falsePositives = counts.falsePositives
+                falseNegatives = counts.falseNegatives
+            }
+        }
+        struct Macro: Encodable { var f1: Double?, precision: Double?, recall: Double?, errorRate: Double? }
+        var overall: Entry
+        var macro: Macro
+        var classWise: [String: Entry]
+        init(_ scores: DetectionScores) {
+            overall = Entry(scores.overall)
+            macro = Macro(f1: scores.macro(\.f1), precision: scores.macro(\.precision), recall: scores.macro(\.recall),
+                          errorRate: scores.macro(\.errorRate))
+            classWise = scores.classWise.mapValues(Entry.init)
+        }
+    }
+
+    public static func eventsJSON(_ evaluation: EventEvaluation) throws -> String {
+        struct Profile: Encodable { var profile: String, segmentBased: Scores, eventBased: Scores }
+        struct Output: Encodable {
+            var mode = "events"
+            var segmentResolutionSeconds: Double, onsetCollarSeconds: Double, offsetCollarFraction: Double
+            var unmatchedReferenceFiles: [String]
+            var profiles: [Profile]
+        }
+        return try JSONOutput.encode(Output(
+            segmentResolutionSeconds: evaluation.segmentResolution, onsetCollarSeconds: evaluation.onsetCollar,
+            offsetCollarFraction: evaluation.offsetFraction, unmatchedReferenceFiles: evaluation.unmatchedReferenceFiles,
+            profiles: evaluation.profiles.map {
+                Profile(profile: $0.profile, segmentBased: Scores($0.segmentBased), eventBased: Scores($0.eventBased))
+            }))
+    }
+
+    static let csvHeader = ["profile", "metric", "scope", "label", "f1", "precision", "recall", "error_rate",
+                            "n_ref", "n_sys", "tp", "fp", "fn"]
+
+    static func csvRows(profile: String, metric: String, _ scores: DetectionScores) -> [[String]] {
+        func value(_ number: Double?) -> String { number.map { CSVText.number($0) } ?? "" }
+        return rows(scores).map { row in
+            if let counts = row.counts {
+                return [profile, metric, row.scope, row.label, value(counts.f1), value(counts.precision), value(counts.recall),
+                        value(counts.errorRate), String(counts.nRef), String(counts.nSys), String(counts.truePositives),
+                        String(counts.falsePositives), String(counts.falseNegatives)]
+            }
+            return [profile, metric, row.scope, "", value(scores.macro(\.f1)), value(scores.macro(\.precision)),
+                    value(scores.macro(\.recall)), value(scores.macro(\.errorRate)), "", "", "", "", ""]
+        }
+    }
+
+    public static func eventsCSV(_ evaluation: EventEvaluation) throws -> String {
+        try CSVText.make { writer in
+            try writer.write(row: csvHeader)
+            for profile in evaluation.profiles {
+                for row in csvRows(profile: profile.profile, metric: "segment", profile.segmentBased) { try writer.write(row: row) }
+                for row in csvRows(profile: profile.profile, metric: "event", profile.eventBased) { try writer.write(row: row) }
+            }
+        }
+    }
+
+    // MARK: - Clips
+
+    public static let clipRule = "a clip's prediction is the class on top in the most windows, silence and unclassified "
+        + "windows aside (silence if nothing else is ever on top)"
+
+    static func clipScores(_ evaluation: ClipEvaluation) -> DetectionScores {
+        var scores = DetectionScores()
+        for label in evaluation.scoredClasses { scores.classWise[label] = evaluation.counts(for: label) }
+        return scores
+    }
+
+    public static func clipsTable(_ evaluation: ClipEvaluation) -> String {
+        var text = "Clip rule: \(clipRule).\n"
+        text += "\(evaluation.clips.count) clips scored, \(evaluation.excluded) excluded by the label map; "
+            + "accuracy \(number(evaluation.accuracy)), macro F1 \(number(evaluation.macroF1))\n\n"
+        var table = TextTable(headers: ["class", "F1", "P", "R", "clips", "predicted", "TP"],
+                              alignments: [.left, .right, .right, .right, .right, .right, .right])
+        for label in evaluation.scoredClasses {
+            let counts = evaluation.counts(for: label)
+            table.append([label, number(counts.f1), number(counts.precision), number(counts.recall), String(counts.nRef),
+                          String(counts.nSys), String(counts.truePositives)])
+        }
+        text += table.render()
+        let confusion = evaluation.confusion
+        var matrix = TextTable(headers: ["label \\ predicted"] + confusion.predictions,
+                               alignments: [.left] + confusion.predictions.map { _ in .right })
+        for (row, label) in confusion.labels.enumerated() { matrix.append([label] + confusion.counts[row].map(String.init)) }
+        return text + "\nconfusion matrix\n" + matrix.render()
+    }
+
+    public static func clipsJSON(_ evaluation: ClipEvaluation) throws -> String {
+        struct Confusion: Encodable { var labels: [String], predictions: [String], counts: [[Int]] }
+        struct Output: Encodable {
+            var mode = "clips"
+            var rule: String
+            var clips: Int, excluded: Int
+            var accuracy: Double?, macroF1: Double?
+            var classWise: [String: Scores.Entry]
+            var confusion: Confusion
+        }
+        let confusion = evaluation.confusion
+        return try JSONOutput.encode(Output(
+            rule: clipRule, clips: evaluation.clips.count, excluded: evaluation.excluded, accuracy: evaluation.accuracy,
+            macroF1: evaluation.macroF1,
+            classWise: Dictionary(uniqueKeysWithValues: evaluation.scoredClasses.map { ($0, Scores.Entry(evaluation.counts(for: $0))) }),
+            confusion: Confusion(labels: confusion.labels, predictions: confusion.predictions, counts: confusion.counts)))
+    }
+
+    public static func clipsCSV(_ evaluation: ClipEvaluation) throws -> String {
+        try CSVText.make { writer in
+            try writer.write(row: csvHeader)
+            for row in csvRows(profile: "", metric: "clip", clipScores(evaluation)) where row[2] != "overall" {
+                try writer.write(row: row)
+            }
+        }
+    }
+}

@@ -1,0 +1,170 @@
+import ArgumentParser
+import Foundation
+import SomniqAudio
+import SomniqDetection
+import SomniqEvaluation
+import SomniqModel
+import SomniqPipeline
+import SomniqStore
+
+struct EvaluateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "evaluate",
+        abstract: "Score detections against labelled audio, as sed_eval does.",
+        discussion: """
+            With --labels (a DCASE table: filename, onset, offset, event_label), each profile's episodes are scored \
+            segment-based (1 s segments) and event-based (onset collar 0.2 s, offset collar the larger of 0.2 s \
+            and 50% of the event): precision, recall, F1 and error rate per class, micro and macro averaged.
+            With --clips (a folder whose sub-folders name the labels, or a manifest TSV with 'path' and 'label' \
+            columns), each clip's dominant class is scored against its label: per-class precision, recall and F1, \
+            macro F1, and a confusion matrix.
+            --map names which of our classes count for a dataset's label (label<TAB>class,class; empty: none of \
+            ours; ?: do not score).
+            """)
+
+    @Argument(help: ArgumentHelp("Audio files or folders (with --labels).", valueName: "files-or-folders"))
+    var inputs: [String] = []
+
+    @Option(help: ArgumentHelp("Ground truth as a DCASE table.", valueName: "tsv"))
+    var labels: String?
+
+    @Option(help: ArgumentHelp("Labelled clips: a folder of label-named folders, or a manifest TSV.", valueName: "folder|tsv"))
+    var clips: String?
+
+    @Option(help: ArgumentHelp("Dataset label to class mapping.", valueName: "tsv"))
+    var map: String?
+
+    @Option(help: ArgumentHelp("Profile to score, or 'all' (with --labels).", valueName: "name|all"))
+    var profile = "all"
+
+    @Option(help: "Output format: table, json or csv.")
+    var format: OutputFormat = .table
+
+    @Option(help: ArgumentHelp("Also write each profile's detected events as DCASE tables <folder>/<profile>.tsv.",
+                               valueName: "folder"))
+    var estimatesOut: String?
+
+    @OptionGroup var modelOptions: ModelOptions
+
+    func validate() throws {
+        switch (labels, clips) {
+        case (nil, nil): throw ValidationError("give --labels (with audio files) or --clips")
+        case (.some, .some): throw ValidationError("--labels and --clips are alternatives; give one")
+        case (.some, nil) where inputs.isEmpty: throw ValidationError("--labels needs the audio files it labels")
+        case (nil, .some) where !inputs.isEmpty: throw ValidationError("--clips takes its audio from the clip folder or manifest")
+        default: break
+        }
+    }
+
+    func run() throws {
+        let bundle = try modelOptions.load()
+        let labelMap: LabelMap
+        do {
+            labelMap = try map.map { try LabelMap.parse(contentsOf: $0) } ?? LabelMap()
+        } catch {
+            Terminal.error("\(error)")
+            throw ExitStatus.nothingDone
+        }
+        let analyzer = RecordingAnalyzer(bundle: bundle)
+        if let clips {
+            try evaluateClips(clips, analyzer: analyzer, map: labelMap)
+        } else if let labels {
+            try evaluateEvents(labels, analyzer: analyzer, map: labelMap)
+        }
+    }
+
+    private func evaluateEvents(_ labels: String, analyzer: RecordingAnalyzer, map: LabelMap) throws {
+        let reference: [SoundEvent]
+        do {
+            reference = try DCASETable.parse(contentsOf: labels)
+        } catch {
+            Terminal.error("\(error)")
+            throw ExitStatus.nothingDone
+        }
+        let bundle = analyzer.bundle
+        let profiles: [SensitivityProfile]
+        if profile == "all" {
+            profiles = bundle.profiles.profiles
+        } else if let chosen = bundle.profiles.profile(named: profile) {
+            profiles = [chosen]
+        } else {
+            throw ValidationError("unknown profile '\(profile)'; choose one of \(bundle.profiles.profileNames.joined(separator: ", ")) or all")
+        }
+        let files = InputCollector.collect(inputs)
+        var recordings: [(data: RecordingData, results: [ProfileResult])] = []
+        var failures = 0
+        for (number, file) in files.enumerated() {
+            Terminal.progress("[\(number + 1)/\(files.count)] \((file as NSString).lastPathComponent)")
+            do {
+                let data = try analyzer.analyze(path: file)
+                recordings.append((data, analyzer.runProfiles(profiles, on: data)))
+            } catch {
+                failures += 1
+                Terminal.clearProgress()
+                Terminal.error(error.description)
+            }
+        }
+        Terminal.clearProgress()
+        let referenceFiles = Set(reference.map(\.file))
+        for recording in recordings where !referenceFiles.contains(EventEvaluation.referenceName(of: recording.data.path)) {
+            Terminal.error("\(recording.data.path): warning: no events in \(labels); every detection counts as an insertion")
+        }
+        var evaluation = EventEvaluation()
+        evaluation.evaluate(recordings: recordings, reference: reference, map: map)
+        for file in evaluation.unmatchedReferenceFiles {
+            Terminal.error("\(labels): warning: \(file) is labelled but was not analysed; its events are not scored")
+        }
+        if let estimatesOut { try writeEstimates(evaluation, to: estimatesOut) }
+        switch format {
+        case .table: Terminal.output(EvaluationReport.eventsTable(evaluation))
+        case .json: Terminal.output(try EvaluationReport.eventsJSON(evaluation))
+        case .csv: Terminal.output(try EvaluationReport.eventsCSV(evaluation))
+        }
+        if failures > 0 { throw ExitStatus.someInputsFailed }
+    }
+
+    private func writeEstimates(_ evaluation: EventEvaluation, to folder: String) throws {
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            for profile in evaluation.profiles {
+                try DCASETable.format(profile.estimated)
+                    .write(toFile: (folder as NSString).appendingPathComponent("\(profile.profile).tsv"), atomically: true, encoding: .utf8)
+            }
+        } catch {
+            Terminal.error("\(folder): error: cannot write the detected events: \(error.localizedDescription)")
+            throw ExitStatus.nothingDone
+        }
+    }
+
+    private func evaluateClips(_ location: String, analyzer: RecordingAnalyzer, map: LabelMap) throws {
+        let clips: [ClipSource.Clip]
+        do {
+            clips = try ClipSource.load(location)
+        } catch {
+            Terminal.error(error.description)
+            throw ExitStatus.nothingDone
+        }
+        guard !clips.isEmpty else { throw ValidationError("no labelled clips found in \(location)") }
+        var evaluation = ClipEvaluation(map: map)
+        var failures = 0
+        for (number, clip) in clips.enumerated() {
+            Terminal.progress("[\(number + 1)/\(clips.count)] \((clip.path as NSString).lastPathComponent)")
+            do {
+                let data = try analyzer.analyze(path: clip.path, explicitStart: Date(timeIntervalSince1970: 0))
+                let summary = ClassificationSummary(data, detectionFloor: analyzer.bundle.classifier.detectionFloor)
+                evaluation.add(path: clip.path, label: clip.label, predicted: summary.dominantClass)
+            } catch {
+                failures += 1
+                Terminal.clearProgress()
+                Terminal.error(error.description)
+            }
+        }
+        Terminal.clearProgress()
+        switch format {
+        case .table: Terminal.output(EvaluationReport.clipsTable(evaluation))
+        case .json: Terminal.output(try EvaluationReport.clipsJSON(evaluation))
+        case .csv: Terminal.output(try EvaluationReport.clipsCSV(evaluation))
+        }
+        if failures > 0 { throw ExitStatus.someInputsFailed }
+    }
+}
