@@ -3,7 +3,8 @@
 /// A clip's prediction is supplied by the caller (see `ClipScoringRule`). For class `c`: a true positive is
 /// a clip whose label allows `c` and whose prediction is `c`; a false negative, a clip whose canonical
 /// class is `c` but which was predicted otherwise; a false positive, a clip predicted `c` whose label
-/// does not allow it (including clips whose label maps to none of our classes).
+/// does not allow it (including clips whose label maps to none of our classes), except that predicting one
+/// of the `nothing` classes (silence) for a clip whose label maps to none is a correct rejection.
 public struct ClipEvaluation: Sendable {
     public struct Clip: Equatable, Sendable {
         public var path: String
@@ -12,10 +13,15 @@ public struct ClipEvaluation: Sendable {
     }
 
     public let map: LabelMap
+    /// Predictions that mean "nothing of note".
+    public let nothing: Set<String>
     public private(set) var clips: [Clip] = []
     public private(set) var excluded = 0
 
-    public init(map: LabelMap) { self.map = map }
+    public init(map: LabelMap, nothing: Set<String> = ["silence", "unclassified"]) {
+        self.map = map
+        self.nothing = nothing
+    }
 
     public mutating func add(path: String, label: String, predicted: String) {
         if map.target(for: label) == .excluded {
@@ -44,6 +50,7 @@ public struct ClipEvaluation: Sendable {
         for clip in clips {
             let truth = truth(of: clip)
             if truth == label { counts.nRef += 1 }
+            if map.target(for: clip.label) == .none, nothing.contains(clip.predicted) { continue }
             if clip.predicted == label { counts.nSys += 1 }
             if truth == label, clip.predicted == label { counts.truePositives += 1 }
         }
@@ -68,7 +75,7 @@ public struct ClipEvaluation: Sendable {
         let correct = clips.filter { clip in
             switch map.target(for: clip.label) {
             case .classes(let classes): classes.contains(clip.predicted)
-            case .none: !scored.contains(clip.predicted)
+            case .none: !scored.contains(clip.predicted) || nothing.contains(clip.predicted)
             case .excluded: false
             }
         }.count

@@ -3,7 +3,8 @@ import Foundation
 /// How a dataset's labels relate to our classes, from a tab-separated file:
 ///
 /// ```
-/// # dataset label <TAB> our classes (comma-separated), empty for "none of ours", ? for "unknown: do not score"
+/// # dataset label <TAB> our classes (comma-separated), empty for "nothing of ours" (silence is then right),
+/// # ? for "unknown: do not score"
 /// alarm	smoke_detector,siren
 /// door	door_slam
 /// other
@@ -14,7 +15,7 @@ public struct LabelMap: Equatable, Sendable {
     public enum Target: Equatable, Sendable {
         /// Any of these classes is a correct answer (the first is the canonical one).
         case classes([String])
-        /// None of our classes is present: any detection is a false positive.
+        /// None of our classes is present: any detection but silence is a false positive.
         case none
         /// Unknown content: left out of scoring.
         case excluded

@@ -73,8 +73,8 @@ public struct SyntheticNight {
         add(synth.speech(seconds: seconds, levelDbfs: levelDbfs), at: time, label: "speech")
     }
 
-    public mutating func addSmokeAlarm(at time: Double, seconds: Double, levelDbfs: Double) {
-        add(synth.smokeAlarm(seconds: seconds, levelDbfs: levelDbfs), at: time, label: "smoke_detector")
+    public mutating func addSmokeAlarm(at time: Double, seconds: Double, frequency: Double = 3150, levelDbfs: Double) {
+        add(synth.smokeAlarm(seconds: seconds, frequency: frequency, levelDbfs: levelDbfs), at: time, label: "smoke_detector")
     }
 
     public mutating func addDoorSlam(at time: Double, levelDbfs: Double) {
@@ -97,6 +97,31 @@ public struct SyntheticNight {
         night.addSmokeAlarm(at: 150, seconds: 16, levelDbfs: -14)
         night.addDoorSlam(at: 172, levelDbfs: -14)
         night.addRain(at: 182, seconds: 50, levelDbfs: -34)
+        return night
+    }
+
+    /// A night of obstructive snoring: bouts broken by pauses in breathing, each ended by a gasp, then a
+    /// smoke alarm. Four minutes.
+    public static func apnea(sampleRate: Int = 8_000, seed: UInt64 = 20_261_123) -> SyntheticNight {
+        var night = SyntheticNight(seconds: 240, sampleRate: sampleRate, seed: seed)
+        night.addSnoringBout(from: 5, to: 55, levelDbfs: -22)
+        night.addGasp(at: 70, levelDbfs: -18)  // after a 15 s pause
+        night.addSnoringBout(from: 73, to: 120, levelDbfs: -20)
+        night.addGasp(at: 137, levelDbfs: -16)  // after another pause
+        night.addBreathing(from: 141, to: 185, levelDbfs: -38)
+        night.addSmokeAlarm(at: 200, seconds: 24, frequency: 3400, levelDbfs: -16)
+        return night
+    }
+
+    /// A rainy night: rain throughout as the room's background, with snoring, a cough, a few words and a door
+    /// over it. Three minutes.
+    public static func rainy(sampleRate: Int = 16_000, seed: UInt64 = 20_261_124) -> SyntheticNight {
+        var night = SyntheticNight(seconds: 180, sampleRate: sampleRate, seed: seed)
+        night.addRain(at: 0, seconds: 180, levelDbfs: -42)
+        night.addSnoringBout(from: 15, to: 80, levelDbfs: -20)
+        night.addCough(at: 95, levelDbfs: -16)
+        night.addSpeech(at: 110, seconds: 10, levelDbfs: -24)
+        night.addDoorSlam(at: 140, levelDbfs: -12)
         return night
     }
 

@@ -18,8 +18,8 @@ struct EvaluateCommand: ParsableCommand {
             With --clips (a folder whose sub-folders name the labels, or a manifest TSV with 'path' and 'label' \
             columns), each clip's dominant class is scored against its label: per-class precision, recall and F1, \
             macro F1, and a confusion matrix.
-            --map names which of our classes count for a dataset's label (label<TAB>class,class; empty: none of \
-            ours; ?: do not score).
+            --map names which of our classes count for a dataset's label (label<TAB>class,class; empty: nothing of \
+            ours, so only silence is right; ?: do not score).
             """)
 
     @Argument(help: ArgumentHelp("Audio files or folders (with --labels).", valueName: "files-or-folders"))

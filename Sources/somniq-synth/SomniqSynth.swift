@@ -8,7 +8,7 @@ struct SomniqSynthCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "somniq-synth",
         abstract: "Synthesise deterministic test audio: sample nights with ground truth, and analytic test signals.",
-        subcommands: [NightCommand.self, SignalCommand.self])
+        subcommands: [NightCommand.self, SignalCommand.self, BadInputsCommand.self])
 }
 
 /// Container and encoding options shared by the subcommands.
@@ -41,14 +41,22 @@ extension AudioFileWriter.Encoding: ExpressibleByArgument {}
 struct NightCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "night",
-        abstract: "The sample night: four minutes of scripted events over room noise, with DCASE ground truth.")
+        abstract: "A scripted night of scripted events over room noise, with DCASE ground truth.")
+
+    enum Scene: String, ExpressibleByArgument, CaseIterable { case sample, apnea, rainy }
 
     @OptionGroup var format: AudioFormatOptions
+    @Option(help: "sample (one of each event), apnea (snoring, pauses and gasps, an alarm) or rainy (rain throughout).")
+    var scene: Scene = .sample
     @Option(help: "Audio file to write.") var output: String
     @Option(help: "Ground-truth TSV to write (DCASE: filename, onset, offset, event_label).") var labels: String
 
     func run() throws {
-        let night = SyntheticNight.sample(sampleRate: format.sampleRate, seed: format.seed)
+        let night: SyntheticNight = switch scene {
+        case .sample: .sample(sampleRate: format.sampleRate, seed: format.seed)
+        case .apnea: .apnea(sampleRate: format.sampleRate, seed: format.seed)
+        case .rainy: .rainy(sampleRate: format.sampleRate, seed: format.seed)
+        }
         try format.write(night.floatSamples, to: output)
         try night.dcaseLabels(fileName: (output as NSString).lastPathComponent)
             .write(toFile: labels, atomically: true, encoding: .utf8)
@@ -88,5 +96,43 @@ struct SignalCommand: ParsableCommand {
         case .room: synth.roomNoise(seconds: seconds, levelDbfs: level)
         }
         try format.write(samples.map { Float(max(-1, min(1, $0))) }, to: output)
+    }
+}
+
+struct BadInputsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bad-inputs",
+        abstract: "Write the bad-input fixtures: each file is broken in one documented way.")
+
+    @Option(help: "Folder to write them to.") var outputDir: String
+
+    func run() throws {
+        try FileManager.default.createDirectory(atPath: outputDir, withIntermediateDirectories: true)
+        func path(_ name: String) -> String { (outputDir as NSString).appendingPathComponent(name) }
+        func write(_ name: String, _ data: Data) throws { try data.write(to: URL(fileURLWithPath: path(name))) }
+        let tone = SoundSynthesizer(sampleRate: 8000, seed: 1).sine(frequency: 440, seconds: 2, amplitude: 0.3).map(Float.init)
+
+        // A sound file whose bytes are then cut or edited.
+        let scratch = path(".scratch.wav")
+        try AudioFileWriter(path: scratch, sampleRate: 8000).write(interleaved: tone)
+        let wav = try Data(contentsOf: URL(fileURLWithPath: scratch))
+        try FileManager.default.removeItem(atPath: scratch)
+
+        try write("zero-length.wav", Data())
+        try write("header-only.wav", wav.prefix(44))
+        try write("truncated.wav", wav.prefix(44 + (wav.count - 44) / 3))
+        try write("not-audio.wav", Data("These are my sleep notes, not a recording.\n".utf8))
+        var lying = wav
+        let sizeField = lying.range(of: Data("data".utf8))!.upperBound
+        withUnsafeBytes(of: UInt32(wav.count * 8).littleEndian) { lying.replaceSubrange(sizeField..<(sizeField + 4), with: $0) }
+        try write("lying-header.wav", lying)
+        try AudioFileWriter(path: path("rate-1hz.wav"), sampleRate: 1).write(interleaved: Array(tone.prefix(64)))
+        var poisoned = tone
+        poisoned[12_000] = .nan
+        try AudioFileWriter(path: path("nan-samples.wav"), sampleRate: 8000, encoding: .float32).write(interleaved: poisoned)
+        poisoned[12_000] = tone[12_000]
+        poisoned[4_000] = .infinity
+        try AudioFileWriter(path: path("inf-samples.caf"), sampleRate: 8000, container: .caf, encoding: .float32)
+            .write(interleaved: poisoned)
     }
 }

@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+import SomniqPipeline
+
+struct RegressCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "regress",
+        abstract: "Run every fixture under every profile and compare with the committed goldens.",
+        discussion: """
+            Labels, tiers, kinds, severities and counts must match exactly; times within \
+            \(GoldenComparison.timeTolerance) s and confidences within \(GoldenComparison.confidenceTolerance). \
+            Bad-input fixtures have golden errors: code, message and exit status. Exit status 0 when everything \
+            matches, 1 when anything differs. --update rewrites the goldens that differ and lists what changed: read \
+            that list before committing them.
+            """)
+
+    @Option(help: ArgumentHelp("Fixtures folder; goldens live in its expected/ folder.", valueName: "path"))
+    var fixtures = "fixtures"
+
+    @Flag(help: "Rewrite the goldens that differ (and remove those whose fixture is gone).")
+    var update = false
+
+    @OptionGroup var modelOptions: ModelOptions
+
+    func run() throws {
+        let bundle = try modelOptions.load()
+        let suite = RegressionSuite(fixturesFolder: fixtures, analyzer: RecordingAnalyzer(bundle: bundle))
+        guard !suite.fixtures().isEmpty else { throw ValidationError("no audio fixtures found in \(fixtures)") }
+        let outcomes = suite.check { Terminal.progress("regress \($0)") }
+        Terminal.clearProgress()
+        var report = ""
+        for outcome in outcomes {
+            switch outcome.status {
+            case .matches:
+                report += "ok       \(outcome.fixture)\n"
+            case .differs, .noGolden, .staleGolden:
+                report += (update ? "updated  " : "DIFFERS  ") + outcome.fixture + "\n"
+                for difference in outcome.differences { report += "         - \(difference)\n" }
+            }
+        }
+        let changed = outcomes.filter { $0.status != .matches }.count
+        report += "\(outcomes.count - changed) of \(outcomes.count) fixtures match their goldens"
+            + " (model \(bundle.versionTag), \(bundle.profiles.profiles.count) profiles)\n"
+        Terminal.output(report)
+        if update {
+            do {
+                try suite.update(outcomes)
+            } catch {
+                Terminal.error("\(fixtures): error: cannot write goldens: \(error.localizedDescription)")
+                throw ExitStatus.nothingDone
+            }
+            Terminal.error(changed == 0 ? "no golden changed" : "\(changed) goldens rewritten: review the changes above and the git diff before committing")
+            return
+        }
+        if changed > 0 {
+            Terminal.error("\(changed) fixtures differ from their goldens; if the change is intended, run 'somniq-analyze regress --update' and review the diff")
+            throw ExitStatus.someInputsFailed
+        }
+    }
+}

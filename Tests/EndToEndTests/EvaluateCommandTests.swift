@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+@Suite struct EvaluateCommandTests {
+    let labels = CommandRunner.root + "/fixtures/sample-night/sleep_recording_1795302000.tsv"
+
+    @Test func scoresTheSampleNightPerProfile() throws {
+        let result = try CommandRunner.run(["evaluate", sampleNight, "--labels", labels, "--format", "json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
+        #expect(json["onsetCollarSeconds"] as? Double == 0.2)
+        let profiles = json["profiles"] as! [[String: Any]]
+        #expect(profiles.map { $0["profile"] as! String } == ["very-conservative", "conservative", "balanced", "sensitive", "very-sensitive"])
+        let balanced = profiles[2]
+        let segment = (balanced["segmentBased"] as! [String: Any])["overall"] as! [String: Any]
+        #expect(segment["nRef"] as? Int == 163, "the ground truth covers 163 class-segments")
+        #expect((segment["f1"] as! Double) > 0.8)
+        let classes = (balanced["eventBased"] as! [String: Any])["classWise"] as! [String: Any]
+        #expect(Set(classes.keys) == ["breathing", "cough", "door_slam", "gasp", "rain", "smoke_detector", "snoring", "speech"])
+    }
+
+    @Test func writesTheDetectedEventsItScored() throws {
+        let scratch = Scratch()
+        let result = try CommandRunner.run(["evaluate", sampleNight, "--labels", labels, "--profile", "balanced",
+                                            "--estimates-out", scratch.path, "--format", "csv"])
+        #expect(result.status == 0)
+        let written = try String(contentsOfFile: scratch.file("balanced.tsv"), encoding: .utf8)
+        #expect(written.hasPrefix("filename\tonset\toffset\tevent_label\n"))
+        #expect(written.split(separator: "\n").count == 9, "8 episodes and a header")
+        // Scoring those events against themselves is perfect.
+        let selfScore = try CommandRunner.run(["evaluate", sampleNight, "--labels", scratch.file("balanced.tsv"),
+                                               "--profile", "balanced", "--format", "csv"])
+        #expect(selfScore.stdout.contains("balanced,event,overall,micro,1,1,1,0,8,8,8,0,0"), "\(selfScore.stdout)")
+        #expect(result.stdout.hasPrefix("profile,metric,scope,label,f1,precision,recall,error_rate,n_ref,n_sys,tp,fp,fn\r\n"))
+    }
+
+    @Test func scoresLabelledClipsFromFoldersAndManifests() throws {
+        let scratch = Scratch()
+        for (label, kind, seed) in [("snoring", "snore", 1), ("snoring", "snore", 2), ("alarm", "alarm", 3), ("other", "room", 4),
+                                    ("skip", "speech", 5)] {
+            try FileManager.default.createDirectory(atPath: scratch.file("clips/\(label)"), withIntermediateDirectories: true)
+            let made = try CommandRunner.run(["signal", kind, "--seconds", "4", "--level=-20", "--seed", String(seed),
+                                              "--output", scratch.file("clips/\(label)/\(seed).wav")], product: "somniq-synth")
+            #expect(made.status == 0)
+        }
+        try "alarm\tsmoke_detector,siren\nother\t\nskip\t?\n".write(toFile: scratch.file("map.tsv"), atomically: true, encoding: .utf8)
+        let folders = try CommandRunner.run(["evaluate", "--clips", scratch.file("clips"), "--map", scratch.file("map.tsv"), "--format", "json"])
+        #expect(folders.status == 0, "\(folders.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(folders.stdout.utf8)) as! [String: Any]
+        #expect(json["clips"] as? Int == 4)
+        #expect(json["excluded"] as? Int == 1)
+        #expect((json["rule"] as! String).contains("class on top in the most windows"))
+        let confusion = json["confusion"] as! [String: Any]
+        #expect(confusion["labels"] as? [String] == ["alarm", "other", "snoring"])
+
+        let manifest = "path\tlabel\tnote\nclips/snoring/1.wav\tsnoring\tx\n\(scratch.file("clips/alarm/3.wav"))\talarm\ty\n"
+        try manifest.write(toFile: scratch.file("manifest.tsv"), atomically: true, encoding: .utf8)
+        let listed = try CommandRunner.run(["evaluate", "--clips", scratch.file("manifest.tsv"), "--map", scratch.file("map.tsv")])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        #expect(listed.stdout.contains("2 clips scored"))
+        #expect(listed.stdout.contains("confusion matrix"))
+    }
+
+    @Test func badArgumentsAreUsageErrors() throws {
+        #expect(try CommandRunner.run(["evaluate", sampleNight]).status == 64)
+        #expect(try CommandRunner.run(["evaluate", "--clips", "x", "--labels", "y"]).status == 64)
+        let malformed = Scratch()
+        try "filename\tonset\toffset\tevent_label\nx.wav\tsoon\t3\tcough\n".write(toFile: malformed.file("l.tsv"), atomically: true, encoding: .utf8)
+        let result = try CommandRunner.run(["evaluate", sampleNight, "--labels", malformed.file("l.tsv")])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("l.tsv:2: error:"))
+    }
+}
