@@ -28,8 +28,9 @@ let package = Package(
             "SomniqModel", "SomniqDetection", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .target(name: "SomniqEvaluation"),
+        .target(name: "SomniqFit", dependencies: ["SomniqFeatures", "SomniqModel"]),
         .target(name: "SomniqPipeline", dependencies: [
-            "SomniqAudio", "SomniqFeatures", "SomniqModel", "SomniqDetection", "SomniqStore", "SomniqEvaluation",
+            "SomniqAudio", "SomniqFeatures", "SomniqModel", "SomniqDetection", "SomniqStore", "SomniqEvaluation", "SomniqFit",
             .product(name: "CSV", package: "CSV.swift"),
         ]),
         .target(name: "SomniqSynth", dependencies: ["SomniqAudio"]),
@@ -47,6 +48,7 @@ let package = Package(
         .testTarget(name: "SomniqDetectionTests", dependencies: ["SomniqDetection"]),
         .testTarget(name: "SomniqStoreTests", dependencies: ["SomniqStore"]),
         .testTarget(name: "SomniqEvaluationTests", dependencies: ["SomniqEvaluation"]),
+        .testTarget(name: "SomniqFitTests", dependencies: ["SomniqFit"]),
         .testTarget(name: "SomniqPipelineTests", dependencies: ["SomniqPipeline", "SomniqSynth"]),
         .testTarget(name: "EndToEndTests", dependencies: [
             "somniq-analyze", "somniq-synth", "SomniqSynth", .product(name: "GRDB", package: "GRDB.swift"),

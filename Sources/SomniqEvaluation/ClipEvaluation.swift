@@ -18,7 +18,7 @@ public struct ClipEvaluation: Sendable {
     public private(set) var clips: [Clip] = []
     public private(set) var excluded = 0
 
-    public init(map: LabelMap, nothing: Set<String> = ["silence", "unclassified"]) {
+    public init(map: LabelMap, nothing: Set<String> = ["silence", "other", "unclassified"]) {
         self.map = map
         self.nothing = nothing
     }

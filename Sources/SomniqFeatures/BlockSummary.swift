@@ -15,9 +15,14 @@ struct BlockSummary {
     /// Levels of the block's 10 ms micro-blocks, dBFS; the first `microCount` are valid.
     var microLevels: [Float]
     var microCount = 0
+    /// Sum over the block's sub-frames of their log mel energies.
+    var logMelSum: [Float]
+    var melFluxSum: Float = 0
+    var melFluxCount = 0
 
-    init(binCount: Int) {
+    init(binCount: Int, melBands: Int) {
         powerSum = [Float](repeating: 0, count: binCount)
+        logMelSum = [Float](repeating: 0, count: melBands)
         microLevels = [Float](repeating: 0, count: AnalysisGrid.microBlocksPerBlock)
     }
 
@@ -33,5 +38,8 @@ struct BlockSummary {
         tonalitySum = 0
         tonalSubframes = 0
         microCount = 0
+        for index in logMelSum.indices { logMelSum[index] = 0 }
+        melFluxSum = 0
+        melFluxCount = 0
     }
 }

@@ -33,6 +33,12 @@ public final class FeatureExtractor {
     private var windowPower: [Float]
     private var autocorrelation: [Float]
     private var breathingScores = [Float](repeating: 0, count: 8 * FeatureExtractor.envelopeRateHz + 1)
+    private let melFilters: MelFilterbank
+    private var melEnergy: [Float]
+    private var logMel: [Float]
+    private var previousLogMel: [Float]
+    private var windowLogMel = [Float](repeating: 0, count: FeatureExtractor.melBands)
+    static let melBands = 24
     private var levels = [Float](repeating: 0, count: 2 * AnalysisGrid.microBlocksPerBlock)
     private var sortedLevels = [Float](repeating: 0, count: 2 * AnalysisGrid.microBlocksPerBlock)
 
@@ -90,7 +96,11 @@ public final class FeatureExtractor {
         previousMagnitude = [Float](repeating: 0, count: bins)
         windowPower = [Float](repeating: 0, count: bins)
         autocorrelation = [Float](repeating: 0, count: fftSize)
-        blocks = [BlockSummary(binCount: bins), BlockSummary(binCount: bins)]
+        melFilters = MelFilterbank(bands: Self.melBands, lowHz: 50, highHz: 4000, binHz: binHz, binCount: bins)
+        melEnergy = [Float](repeating: 0, count: Self.melBands)
+        logMel = [Float](repeating: 0, count: Self.melBands)
+        previousLogMel = [Float](repeating: 0, count: Self.melBands)
+        blocks = [BlockSummary(binCount: bins, melBands: Self.melBands), BlockSummary(binCount: bins, melBands: Self.melBands)]
         breathingEnvelope = RingBuffer(capacity: Self.envelopeHistory)
     }
 
@@ -194,6 +204,19 @@ public final class FeatureExtractor {
         }
         if hasPreviousSubframe, magnitudeSum > 0 { block.fluxSum += min(1, rise / magnitudeSum) }
         swap(&magnitude, &previousMagnitude)
+
+        melFilters.apply(power, into: &melEnergy)
+        var change: Float = 0
+        for band in 0..<Self.melBands {
+            logMel[band] = log(melEnergy[band] + 1e-10)
+            block.logMelSum[band] += logMel[band]
+            change += abs(logMel[band] - previousLogMel[band])
+        }
+        if hasPreviousSubframe {
+            block.melFluxSum += change / Float(Self.melBands)
+            block.melFluxCount += 1
+        }
+        swap(&logMel, &previousLogMel)
         hasPreviousSubframe = true
         block.subframeCount += 1
 
@@ -245,6 +268,10 @@ public final class FeatureExtractor {
         if rms < Self.noSignalDbfs {
             for id in Self.spectralShapeFeatures { features[id] = 0 }
         } else {
+            for band in 0..<Self.melBands { windowLogMel[band] = (a.logMelSum[band] + (b?.logMelSum[band] ?? 0)) * scale }
+            melFilters.cepstrum(windowLogMel, into: &features)
+            let fluxCount = a.melFluxCount + (b?.melFluxCount ?? 0)
+            features[.melFlux] = fluxCount > 0 ? (a.melFluxSum + (b?.melFluxSum ?? 0)) / Float(fluxCount) : 0
             computeSpectralShape(into: &features)
             features[.spectralFlux] = (a.fluxSum + (b?.fluxSum ?? 0)) * scale
             features[.tonality] = (a.tonalitySum + (b?.tonalitySum ?? 0)) * scale
@@ -261,8 +288,8 @@ public final class FeatureExtractor {
         .spectralCentroidHz, .spectralSpreadHz, .spectralFlatness, .spectralRolloffHz, .spectralFlux,
         .dominantFrequencyHz, .tonality, .tonalFraction, .harmonicity, .pitchHz,
         .bandRatio0To250, .bandRatio250To500, .bandRatio500To1k, .bandRatio1kTo2k, .bandRatio2kTo4k, .bandRatio4kUp,
-        .lowHighRatioDb,
-    ]
+        .lowHighRatioDb, .melFlux,
+    ] + FeatureID.mfccs
 
     /// Tracks quiet and loud stretches; returns the quiet before the current loud stretch while it is young.
     private func updatePause(loud: Bool) -> Float {

@@ -75,6 +75,28 @@ public enum FeatureID: String, CaseIterable, Sendable, Codable {
     /// before it (capped at 60 s); 0 otherwise. A gasp follows a silent pause.
     case precedingQuietSeconds = "preceding_quiet_s"
 
+    /// Mel-frequency cepstral coefficients 1–12 of the window: the DCT-II (orthonormal) of the mean over sub-frames
+    /// of `ln` energy in 24 triangular mel bands from 50 Hz to 4 kHz (the band every supported rate has, so the
+    /// coefficients mean the same at 8 kHz and 48 kHz). Dimensionless; coefficient 0 (overall level) is left out.
+    case mfcc1 = "mfcc_1"
+    case mfcc2 = "mfcc_2"
+    case mfcc3 = "mfcc_3"
+    case mfcc4 = "mfcc_4"
+    case mfcc5 = "mfcc_5"
+    case mfcc6 = "mfcc_6"
+    case mfcc7 = "mfcc_7"
+    case mfcc8 = "mfcc_8"
+    case mfcc9 = "mfcc_9"
+    case mfcc10 = "mfcc_10"
+    case mfcc11 = "mfcc_11"
+    case mfcc12 = "mfcc_12"
+    /// Mean over consecutive sub-frames of the mean absolute change of the 24 log mel energies, nepers (ln units):
+    /// how much the spectral envelope moves, high for speech and crying, low for steady noise.
+    case melFlux = "mel_flux"
+
+    /// The cepstral coefficients in order.
+    public static let mfccs: [FeatureID] = [.mfcc1, .mfcc2, .mfcc3, .mfcc4, .mfcc5, .mfcc6, .mfcc7, .mfcc8, .mfcc9, .mfcc10, .mfcc11, .mfcc12]
+
     /// Position in a `FeatureVector`.
     public var index: Int { Self.indexByCase[self]! }
 

@@ -31,6 +31,15 @@ public struct Classifier: Sendable {
             for condition in definition.any { best = max(best, condition.membership(features[condition.feature])) }
             score *= best
         }
+        if !definition.paths.isEmpty {
+            var best: Float = 0
+            for path in definition.paths {
+                var value = path.weight
+                for condition in path.all { value *= condition.membership(features[condition.feature]) }
+                best = max(best, value)
+            }
+            score *= best
+        }
         if !definition.none.isEmpty {
             var veto: Float = 0
             for condition in definition.none { veto = max(veto, condition.membership(features[condition.feature])) }

@@ -1,7 +1,14 @@
 /// One sound class of a model: its identity, tier and the rules that give its confidence.
 ///
-/// `confidence = maxConfidence × Π membership(all) × max membership(any) × (1 - max membership(none))`,
-/// where an empty `any` counts as 1 and an empty `none` as 0.
+/// ```
+/// confidence = maxConfidence × Π membership(all) × max membership(any)
+///              × max over paths (weight × Π membership(path.all)) × (1 − max membership(none))
+/// ```
+///
+/// where an empty `any` or `paths` counts as 1 and an empty `none` as 0. Hand-written classes use `all`,
+/// `any` and `none`; fitted classes use `paths`, each a branch of a learnt decision tree whose `weight` is
+/// the share of that branch's training windows that were this class (so a confidence is a calibrated
+/// probability where the memberships are near 1).
 public struct SoundClassDefinition: Codable, Equatable, Sendable {
     /// How far a class can be trusted with the features the model has.
     public enum Status: String, Codable, Sendable, CaseIterable {
@@ -23,12 +30,13 @@ public struct SoundClassDefinition: Codable, Equatable, Sendable {
     public var all: [Condition]
     public var any: [Condition]
     public var none: [Condition]
+    public var paths: [RulePath]
     /// The class's own adjustment, overriding its tier's where the sound's nature calls for it.
     public var adjust: ClassAdjustment?
 
     public init(id: String, tier: AlertTier, status: Status = .supported, description: String = "",
                 maxConfidence: Float = 1, all: [Condition] = [], any: [Condition] = [], none: [Condition] = [],
-                adjust: ClassAdjustment? = nil) {
+                paths: [RulePath] = [], adjust: ClassAdjustment? = nil) {
         self.id = id
         self.tier = tier
         self.status = status
@@ -37,11 +45,12 @@ public struct SoundClassDefinition: Codable, Equatable, Sendable {
         self.all = all
         self.any = any
         self.none = none
+        self.paths = paths
         self.adjust = adjust
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, tier, status, description, maxConfidence, all, any, none, adjust
+        case id, tier, status, description, maxConfidence, all, any, none, paths, adjust
     }
 
     public init(from decoder: any Decoder) throws {
@@ -55,14 +64,60 @@ public struct SoundClassDefinition: Codable, Equatable, Sendable {
         all = try container.decodeIfPresent([Condition].self, forKey: .all) ?? []
         any = try container.decodeIfPresent([Condition].self, forKey: .any) ?? []
         none = try container.decodeIfPresent([Condition].self, forKey: .none) ?? []
+        paths = try container.decodeIfPresent([RulePath].self, forKey: .paths) ?? []
         adjust = try container.decodeIfPresent(ClassAdjustment.self, forKey: .adjust)
         guard maxConfidence > 0, maxConfidence <= 1 else {
             throw DecodingError.dataCorruptedError(forKey: .maxConfidence, in: container,
                 debugDescription: "maxConfidence must lie in (0, 1]")
         }
-        if status != .unsupported, all.isEmpty, any.isEmpty {
+        if status != .unsupported, all.isEmpty, any.isEmpty, paths.isEmpty {
             throw DecodingError.dataCorruptedError(forKey: .all, in: container,
-                debugDescription: "a \(status.rawValue) class needs at least one condition in all or any")
+                debugDescription: "a \(status.rawValue) class needs at least one condition in all, any or paths")
+        }
+    }
+}
+
+extension SoundClassDefinition {
+    /// Writes only what is set, so a written model reads like a hand-written one.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(tier, forKey: .tier)
+        try container.encode(status, forKey: .status)
+        if !description.isEmpty { try container.encode(description, forKey: .description) }
+        if maxConfidence != 1 { try container.encode(maxConfidence, forKey: .maxConfidence) }
+        if !all.isEmpty { try container.encode(all, forKey: .all) }
+        if !any.isEmpty { try container.encode(any, forKey: .any) }
+        if !paths.isEmpty { try container.encode(paths, forKey: .paths) }
+        if !none.isEmpty { try container.encode(none, forKey: .none) }
+        try container.encodeIfPresent(adjust, forKey: .adjust)
+    }
+}
+
+/// One branch of a fitted decision tree: a conjunction of conditions and the share of its training windows
+/// that belonged to the class.
+public struct RulePath: Codable, Equatable, Sendable {
+    public var weight: Float
+    public var all: [Condition]
+    /// Training windows that reached this branch, for the record.
+    public var support: Int?
+
+    public init(weight: Float, all: [Condition], support: Int? = nil) {
+        self.weight = weight
+        self.all = all
+        self.support = support
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case weight, all, support }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        weight = try container.decode(Float.self, forKey: .weight)
+        all = try container.decode([Condition].self, forKey: .all)
+        support = try container.decodeIfPresent(Int.self, forKey: .support)
+        guard weight > 0, weight <= 1 else {
+            throw DecodingError.dataCorruptedError(forKey: .weight, in: container, debugDescription: "weight must lie in (0, 1]")
         }
     }
 }

@@ -1,10 +1,11 @@
 import SomniqFeatures
+import SomniqModel
 import SomniqStore
 
 /// What a recording mostly sounded like: each window's top class, and the seconds each class was on top.
 public struct ClassificationSummary: Equatable, Sendable {
     /// The label of a window whose best confidence is below the model's detection floor.
-    public static let unclassified = "unclassified"
+    public static let unclassified = TopClass.unclassified
 
     public struct Window: Equatable, Sendable {
         public var index: Int
@@ -26,13 +27,8 @@ public struct ClassificationSummary: Equatable, Sendable {
         var seconds: [String: Double] = [:]
         let classCount = data.classIDs.count
         for index in 0..<data.windowCount {
-            var top = 0
-            for classIndex in 1..<max(1, classCount)
-            where data.confidence(window: index, classIndex: classIndex) > data.confidence(window: index, classIndex: top) {
-                top = classIndex
-            }
-            let confidence = data.confidence(window: index, classIndex: top)
-            let label = confidence >= detectionFloor ? data.classIDs[top] : Self.unclassified
+            let row = data.confidences[(index * classCount)..<((index + 1) * classCount)]
+            let (label, confidence) = TopClass.of(row, classIDs: data.classIDs, floor: detectionFloor)
             let start = AnalysisGrid.windowStartSeconds(index)
             windows.append(Window(index: index, startSeconds: start,
                                   endSeconds: min(data.durationSeconds, start + AnalysisGrid.windowSeconds),
@@ -42,7 +38,6 @@ public struct ClassificationSummary: Equatable, Sendable {
         }
         self.windows = windows
         secondsPerClass = seconds
-        let candidates = seconds.filter { $0.key != "silence" && $0.key != Self.unclassified }
-        dominantClass = candidates.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key ?? "silence"
+        dominantClass = TopClass.dominant(seconds)
     }
 }

@@ -10,9 +10,12 @@ struct ModelOptions: ParsableArguments {
     var model: String?
 
     /// Loads the model, or reports why not on stderr and exits with status 2.
-    func load() throws -> ModelBundle {
+    func load() throws -> ModelBundle { try Self.load(model) }
+
+    /// Loads the model at `path` (the default model when `nil`), or reports why not and exits with status 2.
+    static func load(_ path: String?) throws -> ModelBundle {
         do {
-            let location = try model ?? ModelBundle.defaultLocation()
+            let location = try path ?? ModelBundle.defaultLocation()
             return try ModelBundle.load(path: location)
         } catch {
             Terminal.error("\(error)")

@@ -1,0 +1,25 @@
+import Foundation
+
+/// Audacity label tracks as exported by File ▸ Export ▸ Export Labels: `start	end	label` per line, seconds;
+/// lines beginning with a backslash hold spectral selections and are skipped.
+public enum AudacityLabels {
+    public static func parse(_ text: String, file: String, path: String = "<labels>") throws(DCASETable.ParseError) -> [SoundEvent] {
+        var events: [SoundEvent] = []
+        for (number, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+            if line.trimmingCharacters(in: .whitespaces).isEmpty || line.hasPrefix("\\") { continue }
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count >= 2, let start = Double(fields[0]), let end = Double(fields[1]), start >= 0, end >= start else {
+                throw .malformed(path: path, line: number + 1, reason: "expected start<TAB>end<TAB>label in seconds (an Audacity label track)")
+            }
+            let label = fields.count >= 3 ? fields[2] : ""
+            guard !label.isEmpty else { throw .malformed(path: path, line: number + 1, reason: "empty label") }
+            events.append(SoundEvent(file: file, onset: start, offset: end, label: label))
+        }
+        return events
+    }
+
+    /// Labels as an Audacity label track, times to the microsecond as Audacity writes them.
+    public static func format(_ events: [SoundEvent]) -> String {
+        events.map { "\(String(format: "%.6f", $0.onset))\t\(String(format: "%.6f", $0.offset))\t\($0.label)\n" }.joined()
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// Labelled clips turned into training windows for the fitter.
+public struct FitDataset: Sendable {
+    /// One labelled recording: a clip with one label, or a long recording with labelled events.
+    public struct Clip: Sendable {
+        public var path: String
+        /// The clip's label as the dataset spells it (for reports); for event-labelled recordings, the file's name.
+        public var label: String
+        /// Our class for the whole clip, when it has one label (`nil` for a clip of none of our classes).
+        public var classID: String?
+        /// Clips of one group (the same source recording) always fall in the same cross-validation fold.
+        public var group: String
+        /// Feature rows of the clip's windows, in `FeatureID` order.
+        public var windows: [[Float]]
+        /// Our class for each window (`nil`: none of ours, a negative for every class).
+        public var windowClasses: [String?]
+        /// Which windows train the fitter: those holding the labelled sound, or all windows of event-labelled audio.
+        public var used: [Bool]
+
+        public init(path: String, label: String, classID: String?, group: String, windows: [[Float]],
+                    windowClasses: [String?], used: [Bool]) {
+            precondition(windows.count == windowClasses.count && windows.count == used.count)
+            self.path = path
+            self.label = label
+            self.classID = classID
+            self.group = group
+            self.windows = windows
+            self.windowClasses = windowClasses
+            self.used = used
+        }
+    }
+
+    public var clips: [Clip]
+
+    public init(clips: [Clip]) { self.clips = clips }
+
+    /// Windows within `rangeDecibels` of the clip's loudest and above `floorDbfs`: the labelled sound, not the
+    /// pauses around it. A clip with none keeps its loudest window.
+    public static func activeWindows(levels: [Float], rangeDecibels: Float = 10, floorDbfs: Float = -70) -> [Bool] {
+        guard let loudest = levels.max() else { return [] }
+        var active = levels.map { $0 >= loudest - rangeDecibels && $0 > floorDbfs }
+        if !active.contains(true), let index = levels.firstIndex(of: loudest) { active[index] = true }
+        return active
+    }
+
+    /// The group of a clip, from its file name: a UUID if it has one (a recording device or session), a
+    /// Freesound id (`_<digits>_` of five or more digits), a spoken-digit speaker (`<digit>_<name>_<take>`),
+    /// else the file itself.
+    public static func group(of path: String) -> String {
+        let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        let patterns = [
+            "[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}",
+            "(?<=_)[0-9]{5,}(?=_)",
+            "(?<=__[0-9]_)[A-Za-z]+(?=_[0-9]+$)",
+        ]
+        for pattern in patterns {
+            if let range = name.range(of: pattern, options: .regularExpression) {
+                return String(name[range]).lowercased()
+            }
+        }
+        return name
+    }
+
+    /// Assigns groups to `folds` folds, largest groups first, each to the fold with the fewest clips so far:
+    /// deterministic, and balanced even when a few groups are large.
+    public func folds(_ count: Int) -> [Int] {
+        var sizes: [String: Int] = [:]
+        for clip in clips { sizes[clip.group, default: 0] += 1 }
+        let ordered = sizes.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
+        var load = [Int](repeating: 0, count: count)
+        var foldOfGroup: [String: Int] = [:]
+        for (group, size) in ordered {
+            let fold = load.indices.min { (load[$0], $0) < (load[$1], $1) }!
+            foldOfGroup[group] = fold
+            load[fold] += size
+        }
+        return clips.map { foldOfGroup[$0.group]! }
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import SomniqFeatures
+import SomniqModel
+
+/// Fits a class's rules to labelled windows: a shallow decision tree per class against the rest, written
+/// as weighted rule paths (see `RulePath`). Everything else of the base model (tiers, adjustments, the
+/// classes without enough examples) is kept.
+public struct ModelFitter: Sendable {
+    public struct Options: Sendable {
+        public var maxDepth = 3
+        /// Least share of the (balanced) training weight a leaf may hold.
+        public var minLeafShare = 0.02
+        /// Least weighted share of the class in a leaf for it to become a rule path.
+        public var minPathWeight = 0.5
+        /// Least number of clips (or labelled events) of a class to fit it.
+        public var minExamples = 5
+        /// A condition's softness, as a share of its feature's interquartile range.
+        public var softnessShare: Float = 0.05
+        /// Features the trees may use: level and context features are left out, since absolute levels depend on
+        /// the recorder's gain and short clips have no context.
+        public var features: [FeatureID] = FeatureID.allCases.filter {
+            ![.rmsDbfs, .peakDbfs, .noiseFloorDbfs, .breathingPeriodicity, .breathingPeriodSeconds, .precedingQuietSeconds].contains($0)
+        }
+        /// Classes never fitted (their hand-written rules stay).
+        public var keep: Set<String> = ["silence"]
+
+        public init() {}
+    }
+
+    /// What was fitted, for the model's provenance.
+    public struct ClassReport: Sendable, Equatable {
+        public var classID: String
+        public var fitted: Bool
+        public var positiveExamples: Int
+        public var paths: Int
+        public var note: String
+    }
+
+    public let options: Options
+
+    public init(options: Options = Options()) { self.options = options }
+
+    /// Fits every class of `base` that has enough examples in `dataset` (restricted to `clipIndices`).
+    public func fit(_ dataset: FitDataset, clipIndices: [Int]? = nil, base: ClassifierModel) -> (ClassifierModel, [ClassReport]) {
+        let indices = clipIndices ?? Array(dataset.clips.indices)
+        var rows: [[Float]] = [], rowClass: [String?] = [], rowClip: [Int] = []
+        for index in indices {
+            let clip = dataset.clips[index]
+            for (window, features) in clip.windows.enumerated() where clip.used[window] {
+                rows.append(features)
+                rowClass.append(clip.windowClasses[window])
+                rowClip.append(index)
+            }
+        }
+        let softness = featureSoftness(rows)
+        var model = base
+        var reports: [ClassReport] = []
+        for (classIndex, definition) in base.classes.enumerated() {
+            // The `other` class learns the windows that are none of the classes.
+            let isPositive: (String?) -> Bool = definition.id == TopClass.other ? { $0 == nil } : { $0 == definition.id }
+            let examples = Set(zip(rowClip, rowClass).filter { isPositive($0.1) }.map(\.0)).count
+            guard !options.keep.contains(definition.id) else {
+                reports.append(ClassReport(classID: definition.id, fitted: false, positiveExamples: examples, paths: 0,
+                                           note: "kept as written"))
+                continue
+            }
+            guard examples >= options.minExamples else {
+                reports.append(ClassReport(classID: definition.id, fitted: false, positiveExamples: examples, paths: 0,
+                                           note: examples == 0 ? "no examples; kept as written" : "too few examples; kept as written"))
+                continue
+            }
+            let labels = rowClass.map(isPositive)
+            let weights = balancedWeights(labels: labels, clips: rowClip)
+            let tree = DecisionTree(samples: rows, labels: labels, weights: weights,
+                                    features: options.features.map(\.index), maxDepth: options.maxDepth,
+                                    minLeafWeight: options.minLeafShare * weights.reduce(0, +))
+            let paths = tree.branches.filter { $0.total > 0 && $0.positive / $0.total >= options.minPathWeight }.map { branch in
+                RulePath(weight: Float((branch.positive / branch.total * 1000).rounded() / 1000),
+                         all: conditions(branch.tests, softness: softness), support: branch.count)
+            }
+            var fitted = definition
+            fitted.all = []
+            fitted.any = []
+            fitted.none = []
+            fitted.maxConfidence = 1
+            fitted.paths = paths
+            fitted.status = paths.isEmpty ? .unsupported : .supported
+            fitted.description = paths.isEmpty
+                ? "Fitted, but no rule separates it from the rest; confidence 0."
+                : "Fitted: a depth-\(options.maxDepth) tree against the rest on \(examples) labelled examples."
+            model.classes[classIndex] = fitted
+            reports.append(ClassReport(classID: definition.id, fitted: true, positiveExamples: examples, paths: paths.count,
+                                       note: paths.isEmpty ? "no separating rule" : "fitted"))
+        }
+        return (model, reports)
+    }
+
+    /// Weights that give every clip of a side the same total, and both sides (class, rest) half each.
+    func balancedWeights(labels: [Bool], clips: [Int]) -> [Double] {
+        var windowsPerClip: [Int: Int] = [:]
+        for clip in clips { windowsPerClip[clip, default: 0] += 1 }
+        var clipsPerSide = [false: Set<Int>(), true: Set<Int>()]
+        for (label, clip) in zip(labels, clips) { clipsPerSide[label]!.insert(clip) }
+        return zip(labels, clips).map { label, clip in
+            let sideClips = max(1, clipsPerSide[label]!.count)
+            return 0.5 / Double(sideClips) / Double(windowsPerClip[clip]!)
+        }
+    }
+
+    /// Softness per feature column: a share of its interquartile range (a small floor where that is 0).
+    func featureSoftness(_ rows: [[Float]]) -> [Float] {
+        (0..<FeatureID.count).map { column in
+            let values = rows.map { $0[column] }.sorted()
+            guard !values.isEmpty else { return 1 }
+            let spread = values[values.count * 3 / 4] - values[values.count / 4]
+            return max(spread * options.softnessShare, 1e-3)
+        }
+    }
+
+    /// A branch's tests as conditions, one per feature: repeated tests on a feature collapse into the
+    /// tightest bound, and a lower and an upper bound into `between`.
+    func conditions(_ tests: [(feature: Int, threshold: Float, above: Bool)], softness: [Float]) -> [Condition] {
+        var lower: [Int: Float] = [:], upper: [Int: Float] = [:]
+        var order: [Int] = []
+        for test in tests {
+            if !order.contains(test.feature) { order.append(test.feature) }
+            if test.above {
+                lower[test.feature] = max(lower[test.feature] ?? -.infinity, test.threshold)
+            } else {
+                upper[test.feature] = min(upper[test.feature] ?? .infinity, test.threshold)
+            }
+        }
+        return order.map { column in
+            let feature = FeatureID.allCases[column]
+            let round = { (value: Float) in Self.rounded(value) }
+            let test: Condition.Test = switch (lower[column], upper[column]) {
+            case (let low?, let high?): .between(round(low), round(high))
+            case (let low?, nil): .above(round(low))
+            case (nil, let high?): .below(round(high))
+            case (nil, nil): .above(0)
+            }
+            return Condition(feature: feature, test: test, softness: round(softness[column]))
+        }
+    }
+
+    /// Four significant digits: enough for a threshold, short enough to read.
+    static func rounded(_ value: Float) -> Float {
+        guard value != 0, value.isFinite else { return value }
+        let magnitude = pow(10, Float(3 - Int(floor(log10(abs(value))))))
+        return (value * magnitude).rounded() / magnitude
+    }
+}

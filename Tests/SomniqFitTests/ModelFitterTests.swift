@@ -1,0 +1,106 @@
+import SomniqFeatures
+import SomniqFit
+import SomniqModel
+import Testing
+
+/// A feature row with `snr_db` and `spectral_centroid_hz` set, the rest 0.
+func row(snr: Float, centroid: Float) -> [Float] {
+    var vector = FeatureVector()
+    vector[.snrDb] = snr
+    vector[.spectralCentroidHz] = centroid
+    return vector.values
+}
+
+/// Clips whose class is decided by one feature: "cough" when the centroid is above 1000 Hz.
+func thresholdDataset(clips: Int = 60) -> FitDataset {
+    return FitDataset(clips: (0..<clips).map { index in
+        let isCough = index % 2 == 0
+        // Deterministic spread: positives 1100–2000 Hz, negatives 200–900 Hz, snr uninformative.
+        let centroid = isCough ? 1100 + Float(index * 15 % 900) : 200 + Float(index * 11 % 700)
+        let windows = (0..<4).map { window in row(snr: Float((index + window) % 20), centroid: centroid + Float(window)) }
+        return FitDataset.Clip(path: "clip\(index).wav", label: isCough ? "cough" : "other", classID: isCough ? "cough" : nil,
+                               group: "g\(index)", windows: windows, windowClasses: windows.map { _ in isCough ? "cough" : nil },
+                               used: windows.map { _ in true })
+    })
+}
+
+let baseModel = ClassifierModel(name: "base", version: "1", classes: [
+    SoundClassDefinition(id: "silence", tier: .none, all: [Condition(feature: .snrDb, test: .below(3), softness: 1)]),
+    SoundClassDefinition(id: "other", tier: .none, status: .unsupported),
+    SoundClassDefinition(id: "cough", tier: .high, status: .unsupported, adjust: ClassAdjustment(debounceScale: 0)),
+    SoundClassDefinition(id: "sneeze", tier: .low, status: .unsupported),
+])
+
+@Suite struct ModelFitterTests {
+    @Test func findsTheSeparatingThreshold() throws {
+        var options = ModelFitter.Options()
+        options.maxDepth = 1
+        let (model, reports) = ModelFitter(options: options).fit(thresholdDataset(), base: baseModel)
+        let cough = try #require(model.classes.first { $0.id == "cough" })
+        #expect(cough.status == .supported)
+        #expect(cough.paths.count == 1)
+        let condition = try #require(cough.paths.first?.all.first)
+        #expect(condition.feature == .spectralCentroidHz)
+        guard case .above(let threshold) = condition.test else {
+            Issue.record("expected an 'above' test, got \(condition.test)")
+            return
+        }
+        #expect(threshold > 900 && threshold <= 1100, "the best threshold lies in the gap between the classes: \(threshold)")
+        #expect(cough.paths[0].weight == 1)
+        #expect(cough.adjust == ClassAdjustment(debounceScale: 0), "the base class's adjustment is kept")
+        #expect(reports.first { $0.classID == "sneeze" }?.note == "no examples; kept as written")
+        #expect(reports.first { $0.classID == "silence" }?.fitted == false)
+
+        // The fitted rule classifies new windows on either side of the gap.
+        let classifier = Classifier(model: model)
+        let coughIndex = model.classIDs.firstIndex(of: "cough")!
+        #expect(classifier.classify(FeatureVector(values: row(snr: 10, centroid: 1500)))[coughIndex] > 0.9)
+        #expect(classifier.classify(FeatureVector(values: row(snr: 10, centroid: 500)))[coughIndex] < 0.1)
+    }
+
+    @Test func learnsOtherFromClipsOfNoClass() throws {
+        var options = ModelFitter.Options()
+        options.maxDepth = 1
+        let (model, _) = ModelFitter(options: options).fit(thresholdDataset(), base: baseModel)
+        let other = try #require(model.classes.first { $0.id == "other" })
+        #expect(other.status == .supported)
+        guard case .below = other.paths.first?.all.first?.test else {
+            Issue.record("other should be the low-centroid side")
+            return
+        }
+    }
+
+    @Test func crossValidationKeepsGroupsTogetherAndPredictsHeldOutClips() {
+        var dataset = thresholdDataset()
+        for index in dataset.clips.indices { dataset.clips[index].group = "g\(index / 6)" }
+        let folds = dataset.folds(5)
+        for index in dataset.clips.indices where index % 6 != 0 { #expect(folds[index] == folds[index - index % 6]) }
+        #expect(Set(folds).count == 5)
+        var options = ModelFitter.Options()
+        options.maxDepth = 1
+        let predictions = CrossValidation.run(dataset, folds: 5, fitter: ModelFitter(options: options), base: baseModel)
+        let correct = zip(dataset.clips, predictions).filter { clip, prediction in
+            clip.classID == "cough" ? prediction.label == "cough" : prediction.label != "cough"
+        }.count
+        #expect(correct == dataset.clips.count)
+    }
+
+    @Test func fittingTheSameDataTwiceGivesTheSameModel() {
+        let first = ModelFitter().fit(thresholdDataset(), base: baseModel).0
+        let second = ModelFitter().fit(thresholdDataset(), base: baseModel).0
+        #expect(first == second)
+    }
+
+    @Test func groupsClipsBySourceRecording() {
+        #expect(FitDataset.group(of: "/d/crying/gveres_donateacry-corpus__belly_pain_643D64AD-B711-469A-AF69-55C0D5D3E30F-1430138506-1.0-m-72-bp.wav")
+            == "643d64ad-b711-469a-af69-55c0d5d3e30f")
+        #expect(FitDataset.group(of: "alarm/Sharwin24_Machine-Learning-and-Sensing__A1_21524_alarm_file5.wav") == "21524")
+        #expect(FitDataset.group(of: "speech/Jakobovski_free-spoken-digit-dataset__0_nicolas_11.wav") == "nicolas")
+        #expect(FitDataset.group(of: "snoring/adrianagaler_Snoring-Detection__1_104.wav") == "adrianagaler_Snoring-Detection__1_104")
+    }
+
+    @Test func activeWindowsAreTheLoudOnes() {
+        #expect(FitDataset.activeWindows(levels: [-60, -30, -35, -45]) == [false, true, true, false])
+        #expect(FitDataset.activeWindows(levels: [-120, -120]) == [true, false], "a silent clip keeps one window")
+    }
+}
