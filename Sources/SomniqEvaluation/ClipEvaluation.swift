@@ -10,6 +10,8 @@ public struct ClipEvaluation: Sendable {
         public var path: String
         public var label: String
         public var predicted: String
+        /// The model's confidence in its prediction (for reliability tables).
+        public var confidence: Float
     }
 
     public let map: LabelMap
@@ -23,12 +25,33 @@ public struct ClipEvaluation: Sendable {
         self.nothing = nothing
     }
 
-    public mutating func add(path: String, label: String, predicted: String) {
+    public mutating func add(path: String, label: String, predicted: String, confidence: Float = 0) {
         if map.target(for: label) == .excluded {
             excluded += 1
             return
         }
-        clips.append(Clip(path: path, label: label, predicted: predicted))
+        clips.append(Clip(path: path, label: label, predicted: predicted, confidence: confidence))
+    }
+
+    /// Whether a clip's prediction is right: allowed by its label, or "nothing" for a label of none of ours.
+    public func isCorrect(_ clip: Clip) -> Bool {
+        switch map.target(for: clip.label) {
+        case .classes(let classes): classes.contains(clip.predicted)
+        case .none: !Set(scoredClasses).contains(clip.predicted) || nothing.contains(clip.predicted)
+        case .excluded: false
+        }
+    }
+
+    /// Reliability: clips predicted as one of our classes (not "nothing"), binned by confidence in tenths,
+    /// with the share of them that were right. A calibrated model's share matches its bin.
+    public var reliability: [(lower: Float, clips: Int, correct: Int)] {
+        var bins = [(lower: Float, clips: Int, correct: Int)]((0..<10).map { (Float($0) / 10, 0, 0) })
+        for clip in clips where !nothing.contains(clip.predicted) {
+            let bin = min(9, max(0, Int(clip.confidence * 10)))
+            bins[bin].clips += 1
+            if isCorrect(clip) { bins[bin].correct += 1 }
+        }
+        return bins.filter { $0.clips > 0 }
     }
 
     /// The class a clip counts for: its prediction if the label allows it, else the label's first class.
@@ -71,15 +94,7 @@ public struct ClipEvaluation: Sendable {
     /// label maps to none.
     public var accuracy: Double? {
         guard !clips.isEmpty else { return nil }
-        let scored = Set(scoredClasses)
-        let correct = clips.filter { clip in
-            switch map.target(for: clip.label) {
-            case .classes(let classes): classes.contains(clip.predicted)
-            case .none: !scored.contains(clip.predicted) || nothing.contains(clip.predicted)
-            case .excluded: false
-            }
-        }.count
-        return Double(correct) / Double(clips.count)
+        return Double(clips.filter(isCorrect).count) / Double(clips.count)
     }
 
     /// Rows: dataset labels; columns: predicted classes; in sorted order.

@@ -19,6 +19,9 @@ struct BlockSummary {
     var logMelSum: [Float]
     var melFluxSum: Float = 0
     var melFluxCount = 0
+    /// Sums and sums of squares over the sub-frames of cepstral coefficients 1–4.
+    var cepstrumSum = [Float](repeating: 0, count: 4)
+    var cepstrumSquares = [Float](repeating: 0, count: 4)
 
     init(binCount: Int, melBands: Int) {
         powerSum = [Float](repeating: 0, count: binCount)
@@ -41,5 +44,6 @@ struct BlockSummary {
         for index in logMelSum.indices { logMelSum[index] = 0 }
         melFluxSum = 0
         melFluxCount = 0
+        for index in 0..<4 { cepstrumSum[index] = 0; cepstrumSquares[index] = 0 }
     }
 }

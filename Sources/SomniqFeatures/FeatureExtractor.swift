@@ -216,6 +216,11 @@ public final class FeatureExtractor {
             block.melFluxSum += change / Float(Self.melBands)
             block.melFluxCount += 1
         }
+        for k in 0..<4 {
+            let value = melFilters.coefficient(k + 1, of: logMel)
+            block.cepstrumSum[k] += value
+            block.cepstrumSquares[k] += value * value
+        }
         swap(&logMel, &previousLogMel)
         hasPreviousSubframe = true
         block.subframeCount += 1
@@ -272,6 +277,11 @@ public final class FeatureExtractor {
             melFilters.cepstrum(windowLogMel, into: &features)
             let fluxCount = a.melFluxCount + (b?.melFluxCount ?? 0)
             features[.melFlux] = fluxCount > 0 ? (a.melFluxSum + (b?.melFluxSum ?? 0)) / Float(fluxCount) : 0
+            for (k, id) in FeatureID.mfccSpreads.enumerated() {
+                let mean = (a.cepstrumSum[k] + (b?.cepstrumSum[k] ?? 0)) * scale
+                let meanSquare = (a.cepstrumSquares[k] + (b?.cepstrumSquares[k] ?? 0)) * scale
+                features[id] = max(0, meanSquare - mean * mean).squareRoot()
+            }
             computeSpectralShape(into: &features)
             features[.spectralFlux] = (a.fluxSum + (b?.fluxSum ?? 0)) * scale
             features[.tonality] = (a.tonalitySum + (b?.tonalitySum ?? 0)) * scale
@@ -289,7 +299,7 @@ public final class FeatureExtractor {
         .dominantFrequencyHz, .tonality, .tonalFraction, .harmonicity, .pitchHz,
         .bandRatio0To250, .bandRatio250To500, .bandRatio500To1k, .bandRatio1kTo2k, .bandRatio2kTo4k, .bandRatio4kUp,
         .lowHighRatioDb, .melFlux,
-    ] + FeatureID.mfccs
+    ] + FeatureID.mfccs + FeatureID.mfccSpreads
 
     /// Tracks quiet and loud stretches; returns the quiet before the current loud stretch while it is young.
     private func updatePause(loud: Bool) -> Float {

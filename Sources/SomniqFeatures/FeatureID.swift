@@ -94,8 +94,17 @@ public enum FeatureID: String, CaseIterable, Sendable, Codable {
     /// how much the spectral envelope moves, high for speech and crying, low for steady noise.
     case melFlux = "mel_flux"
 
+    /// Standard deviation over the window's sub-frames of cepstral coefficients 1–4: how the spectral envelope
+    /// moves within the second (syllables, cries and snores change it; steady noise does not).
+    case mfcc1Std = "mfcc_1_std"
+    case mfcc2Std = "mfcc_2_std"
+    case mfcc3Std = "mfcc_3_std"
+    case mfcc4Std = "mfcc_4_std"
+
     /// The cepstral coefficients in order.
     public static let mfccs: [FeatureID] = [.mfcc1, .mfcc2, .mfcc3, .mfcc4, .mfcc5, .mfcc6, .mfcc7, .mfcc8, .mfcc9, .mfcc10, .mfcc11, .mfcc12]
+    /// The spreads of the first cepstral coefficients, in order.
+    public static let mfccSpreads: [FeatureID] = [.mfcc1Std, .mfcc2Std, .mfcc3Std, .mfcc4Std]
 
     /// Position in a `FeatureVector`.
     public var index: Int { Self.indexByCase[self]! }

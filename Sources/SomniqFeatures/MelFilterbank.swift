@@ -54,6 +54,13 @@ struct MelFilterbank {
         }
     }
 
+    /// Cepstral coefficient `k` (1...12) of one set of log mel energies.
+    func coefficient(_ k: Int, of logMel: [Float]) -> Float {
+        var sum: Float = 0
+        for m in 0..<bands { sum += dct[k - 1][m] * logMel[m] }
+        return sum
+    }
+
     /// Writes `mfcc_1`…`mfcc_12` from mean log mel energies.
     func cepstrum(_ logMel: [Float], into features: inout FeatureVector) {
         for (k, id) in FeatureID.mfccs.enumerated() {

@@ -3,11 +3,20 @@ import SomniqModel
 
 /// Fit on some folds, predict the one left out: the honest way to report a fitted model.
 public enum CrossValidation {
-    /// A clip's prediction by a model: the class on top in the most windows (silence and unclassified aside),
-    /// and the mean confidence of that class over the windows where it is on top.
+    /// How a clip is scored, in words (printed with the scores).
+    public static let clipRule = "a clip's prediction is the class on top in the most of its loud windows (within 10 dB of its "
+        + "loudest, the windows the label is about), silence, other and unclassified aside; silence if nothing else is on top"
+
+    /// A clip's prediction by a model (see `clipRule`), and the mean confidence of that class over the loud
+    /// windows where it is on top.
     public static func predict(_ clip: FitDataset.Clip, classifier: Classifier, floor: Float) -> (label: String, confidence: Float) {
+        predict(windows: clip.windows, classifier: classifier, floor: floor)
+    }
+
+    public static func predict(windows rows: [[Float]], classifier: Classifier, floor: Float) -> (label: String, confidence: Float) {
+        let loud = FitDataset.activeWindows(levels: rows.map { $0[FeatureID.rmsDbfs.index] })
         var seconds: [String: Double] = [:], confidenceSum: [String: Float] = [:], windows: [String: Int] = [:]
-        for row in clip.windows {
+        for (row, isLoud) in zip(rows, loud) where isLoud {
             let confidences = classifier.classify(FeatureVector(values: row))
             let (label, confidence) = TopClass.of(confidences, classIDs: classifier.model.classIDs, floor: floor)
             seconds[label, default: 0] += AnalysisGrid.hopSeconds

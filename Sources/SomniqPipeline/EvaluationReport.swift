@@ -1,5 +1,6 @@
 import Foundation
 import SomniqEvaluation
+import SomniqFit
 
 /// The `evaluate` output in its three formats.
 public enum EvaluationReport {
@@ -115,8 +116,7 @@ public enum EvaluationReport {
 
     // MARK: - Clips
 
-    public static let clipRule = "a clip's prediction is the class on top in the most windows, silence and unclassified "
-        + "windows aside (silence if nothing else is ever on top)"
+    public static let clipRule = CrossValidation.clipRule
 
     static func clipScores(_ evaluation: ClipEvaluation) -> DetectionScores {
         var scores = DetectionScores()
@@ -140,11 +140,20 @@ public enum EvaluationReport {
         var matrix = TextTable(headers: ["label \\ predicted"] + confusion.predictions,
                                alignments: [.left] + confusion.predictions.map { _ in .right })
         for (row, label) in confusion.labels.enumerated() { matrix.append([label] + confusion.counts[row].map(String.init)) }
+        var reliability = TextTable(headers: ["confidence", "clips", "right", "share right"], alignments: [.left, .right, .right, .right])
+        for bin in evaluation.reliability {
+            reliability.append(["\(Formatting.fixed(Double(bin.lower), 1))–\(Formatting.fixed(Double(bin.lower) + 0.1, 1))",
+                                String(bin.clips), String(bin.correct), Formatting.fixed(Double(bin.correct) / Double(bin.clips), 2)])
+        }
         return text + "\nconfusion matrix\n" + matrix.render()
+            + "\nreliability (clips predicted as a class, by the mean confidence of that class where it is on top)\n"
+            + reliability.render()
     }
 
     public static func clipsJSON(_ evaluation: ClipEvaluation) throws -> String {
         struct Confusion: Encodable { var labels: [String], predictions: [String], counts: [[Int]] }
+        struct Prediction: Encodable { var path: String, label: String, predicted: String, confidence: Float, correct: Bool }
+        struct Bin: Encodable { var confidenceFrom: Float, clips: Int, correct: Int }
         struct Output: Encodable {
             var mode = "clips"
             var rule: String
@@ -152,13 +161,20 @@ public enum EvaluationReport {
             var accuracy: Double?, macroF1: Double?
             var classWise: [String: Scores.Entry]
             var confusion: Confusion
+            var reliability: [Bin]
+            var predictions: [Prediction]
         }
         let confusion = evaluation.confusion
         return try JSONOutput.encode(Output(
             rule: clipRule, clips: evaluation.clips.count, excluded: evaluation.excluded, accuracy: evaluation.accuracy,
             macroF1: evaluation.macroF1,
             classWise: Dictionary(uniqueKeysWithValues: evaluation.scoredClasses.map { ($0, Scores.Entry(evaluation.counts(for: $0))) }),
-            confusion: Confusion(labels: confusion.labels, predictions: confusion.predictions, counts: confusion.counts)))
+            confusion: Confusion(labels: confusion.labels, predictions: confusion.predictions, counts: confusion.counts),
+            reliability: evaluation.reliability.map { Bin(confidenceFrom: $0.lower, clips: $0.clips, correct: $0.correct) },
+            predictions: evaluation.clips.map {
+                Prediction(path: $0.path, label: $0.label, predicted: $0.predicted, confidence: $0.confidence,
+                           correct: evaluation.isCorrect($0))
+            }))
     }
 
     public static func clipsCSV(_ evaluation: ClipEvaluation) throws -> String {

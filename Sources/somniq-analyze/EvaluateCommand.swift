@@ -151,8 +151,8 @@ struct EvaluateCommand: ParsableCommand {
             Terminal.progress("[\(number + 1)/\(clips.count)] \((clip.path as NSString).lastPathComponent)")
             do {
                 let data = try analyzer.analyze(path: clip.path, explicitStart: Date(timeIntervalSince1970: 0))
-                let summary = ClassificationSummary(data, detectionFloor: analyzer.bundle.classifier.detectionFloor)
-                evaluation.add(path: clip.path, label: clip.label, predicted: summary.dominantClass)
+                let verdict = ClipVerdict.predict(data, bundle: analyzer.bundle)
+                evaluation.add(path: clip.path, label: clip.label, predicted: verdict.label, confidence: verdict.confidence)
             } catch {
                 failures += 1
                 Terminal.clearProgress()

@@ -106,7 +106,7 @@ struct FitCommand: ParsableCommand {
             let predictions = CrossValidation.run(dataset, folds: folds, fitter: fitter, base: baseBundle.classifier)
             var evaluation = ClipEvaluation(map: labelMap)
             for (clip, prediction) in zip(dataset.clips, predictions) {
-                evaluation.add(path: clip.path, label: clip.label, predicted: prediction.label)
+                evaluation.add(path: clip.path, label: clip.label, predicted: prediction.label, confidence: prediction.confidence)
             }
             scoresText = format == .json ? try EvaluationReport.clipsJSON(evaluation)
                 : "\(folds)-fold cross-validation (clips of one source recording in one fold)\n" + EvaluationReport.clipsTable(evaluation)

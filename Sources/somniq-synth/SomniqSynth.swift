@@ -8,7 +8,7 @@ struct SomniqSynthCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "somniq-synth",
         abstract: "Synthesise deterministic test audio: sample nights with ground truth, and analytic test signals.",
-        subcommands: [NightCommand.self, SignalCommand.self, BadInputsCommand.self])
+        subcommands: [NightCommand.self, SignalCommand.self, RoomCommand.self, BadInputsCommand.self])
 }
 
 /// Container and encoding options shared by the subcommands.
@@ -134,5 +134,28 @@ struct BadInputsCommand: ParsableCommand {
         poisoned[4_000] = .infinity
         try AudioFileWriter(path: path("inf-samples.caf"), sampleRate: 8000, container: .caf, encoding: .float32)
             .write(interleaved: poisoned)
+    }
+}
+
+struct RoomCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "room",
+        abstract: "A long quiet room (fan and road noise), written in chunks: any length in constant memory.")
+
+    @OptionGroup var format: AudioFormatOptions
+    @Option(help: "Length, hours.") var hours = 8.0
+    @Option(help: "Level, dBFS RMS.") var level = -55.0
+    @Option(help: "Audio file to write.") var output: String
+
+    func run() throws {
+        var room = QuietRoom(sampleRate: format.sampleRate, seed: format.seed, levelDbfs: level)
+        let writer = try AudioFileWriter(path: output, sampleRate: format.sampleRate, channelCount: format.channels,
+                                         container: format.container, encoding: format.encoding)
+        var remaining = Int(hours * 3600 * Double(format.sampleRate))
+        while remaining > 0 {
+            let chunk = room.next(min(remaining, 10 * format.sampleRate))
+            try writer.write(interleaved: format.channels == 1 ? chunk : chunk.flatMap { Array(repeating: $0, count: format.channels) })
+            remaining -= chunk.count
+        }
     }
 }

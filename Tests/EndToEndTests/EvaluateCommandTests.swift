@@ -49,7 +49,7 @@ import Testing
         let json = try JSONSerialization.jsonObject(with: Data(folders.stdout.utf8)) as! [String: Any]
         #expect(json["clips"] as? Int == 4)
         #expect(json["excluded"] as? Int == 1)
-        #expect((json["rule"] as! String).contains("class on top in the most windows"))
+        #expect((json["rule"] as! String).contains("class on top in the most of its loud windows"))
         let confusion = json["confusion"] as! [String: Any]
         #expect(confusion["labels"] as? [String] == ["alarm", "other", "snoring"])
 

@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+@Suite struct FitCommandTests {
+    /// Labelled synthetic clips: snores and alarms in label-named folders, room noise as "other".
+    func makeClips(_ scratch: Scratch) throws -> String {
+        for (label, kind) in [("snoring", "snore"), ("alarm", "alarm"), ("other", "room")] {
+            try FileManager.default.createDirectory(atPath: scratch.file("clips/\(label)"), withIntermediateDirectories: true)
+            for seed in 1...6 {
+                let made = try CommandRunner.run(["signal", kind, "--seconds", "3", "--level=-\(18 + seed)", "--seed", String(seed),
+                                                  "--output", scratch.file("clips/\(label)/\(label)-\(seed).wav")], product: "somniq-synth")
+                #expect(made.status == 0)
+            }
+        }
+        try "alarm\tsmoke_detector\nother\t\n".write(toFile: scratch.file("map.tsv"), atomically: true, encoding: .utf8)
+        return scratch.file("clips")
+    }
+
+    @Test func writesAModelThatLoadsAndCrossValidates() throws {
+        let scratch = Scratch()
+        let clips = try makeClips(scratch)
+        let out = scratch.file("models/bedroom")
+        let result = try CommandRunner.run(["fit", "--clips", clips, "--map", scratch.file("map.tsv"), "--out", out,
+                                            "--cross-validate", "3", "--min-examples", "3", "--max-depth", "2"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("3-fold cross-validation"))
+        #expect(result.stderr.contains("snoring ("))
+        for file in ["model.json", "profiles.json", "README.md"] {
+            #expect(FileManager.default.fileExists(atPath: out + "/" + file), "\(file)")
+        }
+        let model = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/model.json"))) as! [String: Any]
+        #expect(model["name"] as? String == "bedroom")
+        let snoring = (model["classes"] as! [[String: Any]]).first { $0["id"] as? String == "snoring" }!
+        #expect((snoring["paths"] as? [Any])?.isEmpty == false)
+        let readme = try String(contentsOfFile: out + "/README.md", encoding: .utf8)
+        #expect(readme.contains("somniq-analyze fit --clips"))
+
+        // The fitted model is a model like any other: it classifies.
+        let classes = try CommandRunner.run(["classes", "--model", out])
+        #expect(classes.status == 0)
+        let classified = try CommandRunner.run(["classify", scratch.file("clips/snoring/snoring-1.wav"), "--model", out, "--format", "json"])
+        #expect(classified.status == 0)
+
+        // Fitting the same data again writes the same model.
+        let again = scratch.file("models/again")
+        _ = try CommandRunner.run(["fit", "--clips", clips, "--map", scratch.file("map.tsv"), "--out", again, "--name", "bedroom",
+                                   "--min-examples", "3", "--max-depth", "2"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: again + "/model.json")) == Data(contentsOf: URL(fileURLWithPath: out + "/model.json")))
+    }
+
+    @Test func fitsFromEventLabelledRecordingsAndAudacityLabels() throws {
+        let scratch = Scratch()
+        try FileManager.default.createDirectory(atPath: scratch.file("nights"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: scratch.file("labels"), withIntermediateDirectories: true)
+        let night = try CommandRunner.run(["night", "--output", scratch.file("nights/night.wav"), "--labels", scratch.file("night.tsv"),
+                                           "--sample-rate", "8000"], product: "somniq-synth")
+        #expect(night.status == 0)
+        // The same ground truth as an Audacity label track beside nothing but the recording's name.
+        let dcase = try String(contentsOfFile: scratch.file("night.tsv"), encoding: .utf8)
+        let audacity = dcase.split(separator: "\n").dropFirst().map { line -> String in
+            let fields = line.split(separator: "\t")
+            return "\(fields[1])\t\(fields[2])\t\(fields[3])\n"
+        }.joined()
+        try audacity.write(toFile: scratch.file("labels/night.txt"), atomically: true, encoding: .utf8)
+        for labels in [scratch.file("night.tsv"), scratch.file("labels")] {
+            let result = try CommandRunner.run(["fit", "--clips", scratch.file("nights"), "--labels", labels, "--out", scratch.file("fitted"),
+                                                "--min-examples", "1"])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr.contains("smoke_detector ("), "\(result.stderr)")
+        }
+    }
+
+    @Test func needsSomethingToDo() throws {
+        #expect(try CommandRunner.run(["fit", "--clips", "x"]).status == 64)
+    }
+}
