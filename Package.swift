@@ -7,12 +7,14 @@ let package = Package(
     products: [
         .executable(name: "somniq-analyze", targets: ["somniq-analyze"]),
         .executable(name: "somniq-synth", targets: ["somniq-synth"]),
+        .executable(name: "somniq-fuzz", targets: ["somniq-fuzz"]),
         .library(name: "SomniqPipeline", targets: ["SomniqPipeline"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // C libraries, found by pkg-config and installed from Debian.
@@ -20,7 +22,7 @@ let package = Package(
         .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
 
         // Stages, one direction: audio -> features -> model -> detection -> store -> pipeline -> CLI.
-        .target(name: "SomniqAudio", dependencies: ["CSndfile"]),
+        .target(name: "SomniqAudio", dependencies: ["CSndfile", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "SomniqFeatures", dependencies: ["CFFTW"]),
         .target(name: "SomniqModel", dependencies: ["SomniqFeatures"]),
         .target(name: "SomniqDetection", dependencies: ["SomniqFeatures", "SomniqModel"]),
@@ -38,6 +40,7 @@ let package = Package(
         .executableTarget(name: "somniq-analyze", dependencies: [
             "SomniqPipeline", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        .executableTarget(name: "somniq-fuzz", dependencies: ["SomniqAudio", "SomniqFeatures", "SomniqModel"]),
         .executableTarget(name: "somniq-synth", dependencies: [
             "SomniqSynth", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
@@ -51,7 +54,7 @@ let package = Package(
         .testTarget(name: "SomniqFitTests", dependencies: ["SomniqFit"]),
         .testTarget(name: "SomniqPipelineTests", dependencies: ["SomniqPipeline", "SomniqSynth"]),
         .testTarget(name: "EndToEndTests", dependencies: [
-            "somniq-analyze", "somniq-synth", "SomniqSynth", .product(name: "GRDB", package: "GRDB.swift"),
+            "somniq-analyze", "somniq-synth", "somniq-fuzz", "SomniqSynth", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
     ]
 )

@@ -2,6 +2,7 @@
 /// through `description`, what the user can do about it.
 public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible {
     case notFound(path: String)
+    case brokenLink(path: String)
     case isDirectory(path: String)
     case permissionDenied(path: String)
     /// libsndfile refused the file; `reason` is libsndfile's own message.
@@ -14,13 +15,15 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
     case readFailed(path: String, reason: String)
     case cannotCreate(path: String, reason: String)
     case writeFailed(path: String, reason: String)
+    /// Reading was stopped on request (the batch was interrupted); nothing is wrong with the file.
+    case interrupted(path: String)
 
     public var path: String {
         switch self {
-        case .notFound(let path), .isDirectory(let path), .permissionDenied(let path),
+        case .notFound(let path), .brokenLink(let path), .isDirectory(let path), .permissionDenied(let path),
              .cannotOpen(let path, _), .empty(let path), .unsupportedSampleRate(let path, _),
              .truncated(let path, _, _), .nonFiniteSamples(let path, _), .readFailed(let path, _),
-             .cannotCreate(let path, _), .writeFailed(let path, _):
+             .cannotCreate(let path, _), .writeFailed(let path, _), .interrupted(let path):
             return path
         }
     }
@@ -29,6 +32,7 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
     public var code: String {
         switch self {
         case .notFound: "not-found"
+        case .brokenLink: "broken-link"
         case .isDirectory: "is-directory"
         case .permissionDenied: "permission-denied"
         case .cannotOpen: "not-audio"
@@ -39,6 +43,7 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
         case .readFailed: "read-failed"
         case .cannotCreate: "cannot-create"
         case .writeFailed: "write-failed"
+        case .interrupted: "interrupted"
         }
     }
 
@@ -47,6 +52,8 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
         switch self {
         case .notFound:
             return "no such file; check the path"
+        case .brokenLink:
+            return "a symbolic link to a file that does not exist; fix or remove the link"
         case .isDirectory:
             return "is a directory, not an audio file"
         case .permissionDenied:
@@ -62,13 +69,15 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
             return "truncated: the header promises \(expected) frames but only \(read) could be read; "
                 + "the file was cut short (repair it, e.g. re-export, and retry)"
         case .nonFiniteSamples(_, let seconds):
-            return "contains NaN or infinite samples (first at \(formatSeconds(seconds)) s); the recording is corrupt"
+            return "contains NaN, infinite or absurdly large samples (first at \(formatSeconds(seconds)) s); the recording is corrupt"
         case .readFailed(_, let reason):
             return "read failed (libsndfile: \(reason))"
         case .cannotCreate(_, let reason):
             return "cannot create audio file (libsndfile: \(reason))"
         case .writeFailed(_, let reason):
             return "write failed (libsndfile: \(reason)); is the disk full?"
+        case .interrupted:
+            return "interrupted before the end; run again to analyse it"
         }
     }
 

@@ -1,3 +1,4 @@
+import Crypto
 import CSndfile
 import Foundation
 
@@ -12,6 +13,10 @@ public final class AudioFileReader {
     private let handle: OpaquePointer
     private var interleaved: [Float] = []
     private var framesRead: Int64 = 0
+    private var digest = SHA256()
+    /// Largest sample magnitude taken for audio (full scale is 1).
+    public static let largestPlausibleSample: Float = 10_000
+    private var digestValid = true
 
     /// Opens `path` for reading; checks existence, type and permissions first so that the
     /// error says what is really wrong rather than libsndfile's generic message.
@@ -19,7 +24,10 @@ public final class AudioFileReader {
         self.path = path
         var isDirectory: ObjCBool = false
         let manager = FileManager.default
-        guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else { throw .notFound(path: path) }
+        guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            if (try? manager.destinationOfSymbolicLink(atPath: path)) != nil { throw .brokenLink(path: path) }
+            throw .notFound(path: path)
+        }
         if isDirectory.boolValue { throw .isDirectory(path: path) }
         guard manager.isReadableFile(atPath: path) else { throw .permissionDenied(path: path) }
 
@@ -48,6 +56,8 @@ public final class AudioFileReader {
         }
         self.handle = handle
         self.format = format
+        withUnsafeBytes(of: (Int64(format.sampleRate).littleEndian, Int64(format.channelCount).littleEndian,
+                             format.frameCount.littleEndian)) { digest.update(bufferPointer: $0) }
     }
 
     /// libsndfile quietly shortens a file whose header promises more audio than it holds, and
@@ -83,12 +93,14 @@ public final class AudioFileReader {
         let got: Int
         if channels == 1 {
             got = Int(sf_readf_float(handle, output.baseAddress, sf_count_t(wanted)))
+            digest.update(bufferPointer: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: output[0..<max(0, got)])))
         } else {
             if interleaved.count < wanted * channels { interleaved = [Float](repeating: 0, count: wanted * channels) }
             got = interleaved.withUnsafeMutableBufferPointer { buffer in
                 Int(sf_readf_float(handle, buffer.baseAddress, sf_count_t(wanted)))
             }
             interleaved.withUnsafeBufferPointer { buffer in
+                digest.update(bufferPointer: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[0..<max(0, got * channels)])))
                 let scale = 1 / Float(channels)
                 for frame in 0..<got {
                     var sum: Float = 0
@@ -103,7 +115,9 @@ public final class AudioFileReader {
             if error != 0 { throw .readFailed(path: path, reason: String(cString: sf_strerror(handle))) }
             throw .truncated(path: path, expectedFrames: format.frameCount, readFrames: framesRead + Int64(got))
         }
-        for index in 0..<got where !output[index].isFinite {
+        // NaN, infinities and magnitudes no recorder produces (here 80 dB above full scale) are corruption; the
+        // last would also overflow the features' sums of squares.
+        for index in 0..<got where !(abs(output[index]) <= Self.largestPlausibleSample) {
             throw .nonFiniteSamples(path: path, atSeconds: Double(framesRead + Int64(index)) / Double(format.sampleRate))
         }
         framesRead += Int64(got)
@@ -113,10 +127,20 @@ public final class AudioFileReader {
     /// Moves the read position to `frame` (clamped to the file), for cutting excerpts without decoding what lies before.
     public func seek(toFrame frame: Int64) throws(AudioFileError) {
         let target = max(0, min(frame, format.frameCount))
+        digestValid = false
         guard sf_seek(handle, target, SEEK_SET) >= 0 else {
             throw .readFailed(path: path, reason: String(cString: sf_strerror(handle)))
         }
         framesRead = target
+    }
+
+    /// SHA-256 (hex) of the audio itself: the sample rate, channel count and frame count, then every sample as
+    /// libsndfile decodes it (interleaved float32, native byte order). Equal for the same audio in another
+    /// container, a renamed or moved file, or a file whose metadata changed. Available once every frame has
+    /// been read in order (`nil` before, or after a seek).
+    public var contentSHA256: String? {
+        guard digestValid, framesRead == format.frameCount else { return nil }
+        return digest.finalize().map { String(format: "%02x", $0) }.joined()
     }
 
     /// The recording time the file's own metadata states (broadcast-WAV origination, or a date string), if any.

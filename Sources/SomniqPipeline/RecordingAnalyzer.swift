@@ -19,8 +19,9 @@ public struct RecordingAnalyzer: Sendable {
     /// Analyses the file at `path`.
     /// - Parameters:
     ///   - explicitStart: the recording's start time, overriding what the file name or metadata say.
+    ///   - isCancelled: asked every few seconds of audio; when it says yes, decoding stops with `.interrupted`.
     ///   - progress: called now and then with the fraction of the file decoded.
-    public func analyze(path: String, explicitStart: Date? = nil,
+    public func analyze(path: String, explicitStart: Date? = nil, isCancelled: (() -> Bool)? = nil,
                         progress: ((Double) -> Void)? = nil) throws(AudioFileError) -> RecordingData {
         let absolutePath = URL(fileURLWithPath: path).standardizedFileURL.path
         let reader = try AudioFileReader(path: absolutePath)
@@ -64,17 +65,23 @@ public struct RecordingAnalyzer: Sendable {
             if let progress, blockIndex % progressEvery == 0 {
                 progress(Double(reader.position) / Double(format.frameCount))
             }
+            if let isCancelled, blockIndex % 20 == 0, isCancelled() { throw .interrupted(path: absolutePath) }
             if got < length { break }
         }
         if extractor.finish(into: &vector) { emit() }
         precondition(windowCount == expectedWindows, "window count \(windowCount) differs from the grid's \(expectedWindows)")
 
-        return RecordingData(
+        let attributes = try? FileManager.default.attributesOfItem(atPath: absolutePath)
+        var data = RecordingData(
             path: absolutePath, container: format.container, encoding: format.encoding, sampleRate: format.sampleRate,
             channelCount: format.channelCount, frameCount: format.frameCount, durationSeconds: format.durationSeconds,
             startMilliseconds: Int64((start.date.timeIntervalSince1970 * 1000).rounded()), startSource: start.source.rawValue,
             windowCount: windowCount, featureIDs: FeatureID.allCases.map(\.rawValue), features: features,
             classIDs: bundle.classifier.classIDs, confidences: confidences)
+        data.contentSHA256 = reader.contentSHA256
+        data.fileSize = (attributes?[.size] as? NSNumber)?.int64Value
+        data.fileModified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970
+        return data
     }
 
     /// Runs `profiles` on the recording's per-window confidences (no decoding).

@@ -13,17 +13,29 @@ public final class AnalysisStore: Sendable {
     private let writer: any DatabaseWriter
 
     /// Opens (creating if needed) the database at `path` and brings its schema up to date.
+    ///
+    /// Two processes creating the same database at once race on switching it to WAL and on the first
+    /// migration; the loser sees "database is locked" or a table that "already exists". Both are retried for
+    /// a while: by then the winner has finished and the schema is simply up to date.
     public init(path: String) throws(StoreError) {
         self.path = path
         var configuration = Configuration()
         configuration.busyMode = .timeout(60)
         configuration.foreignKeysEnabled = true
-        do {
-            let pool = try DatabasePool(path: path, configuration: configuration)
-            try Schema.migrator.migrate(pool)
-            writer = pool
-        } catch {
-            throw .cannotOpen(path: path, reason: Self.reason(error))
+        var attempt = 0
+        while true {
+            do {
+                let pool = try DatabasePool(path: path, configuration: configuration)
+                try Schema.migrator.migrate(pool)
+                writer = pool
+                return
+            } catch {
+                attempt += 1
+                let message = Self.reason(error)
+                let racing = message.contains("locked") || message.contains("busy") || message.contains("already exists")
+                guard racing, attempt < 100 else { throw .cannotOpen(path: path, reason: message) }
+                Thread.sleep(forTimeInterval: 0.05 + 0.01 * Double(attempt % 7))
+            }
         }
     }
 
@@ -43,24 +55,137 @@ public final class AnalysisStore: Sendable {
         self.writer = writer
     }
 
-    /// Stores one analysed recording and its profile results, replacing an earlier analysis of the
-    /// same path. Returns the recording's id.
+    /// What `save` did.
+    public enum SaveOutcome: Equatable, Sendable {
+        /// A new analysis was stored under this recording id.
+        case stored(Int64)
+        /// The same audio was already analysed with the same model (by another run, or under another path):
+        /// its location was updated and any missing profiles added; nothing was duplicated.
+        case alreadyStored(Int64, previousPath: String)
+
+        public var recordingID: Int64 {
+            switch self {
+            case .stored(let id), .alreadyStored(let id, _): id
+            }
+        }
+    }
+
+    /// Stores one analysed recording and its profile results in one transaction. The recording is identified
+    /// by its content hash: the same audio analysed with the same model is never stored twice (a concurrent
+    /// run that got there first wins, and its rows are kept); an analysis with another model replaces the
+    /// old one, as does a new analysis of the same path.
     @discardableResult
-    public func save(_ data: RecordingData, bundle: ModelBundle, results: [ProfileResult],
-                     analyzedAt: Date = Date()) throws(StoreError) -> Int64 {
+    /// - Parameter replacing: store this analysis even if the same audio was analysed with the same model
+    ///   (`--reanalyze`).
+    public func save(_ data: RecordingData, bundle: ModelBundle, results: [ProfileResult], replacing: Bool = false,
+                     analyzedAt: Date = Date()) throws(StoreError) -> SaveOutcome {
         do {
             return try writer.write { db in
+                if let hash = data.contentSHA256, let existing = try Self.analysis(db, contentSHA256: hash) {
+                    if existing.modelTag == bundle.versionTag, !replacing {
+                        try Self.relocate(db, id: existing.id, data: data)
+                        let missing = results.filter { !existing.profiles.contains($0.profile) }
+                        for result in missing { try insertProfileResult(db, result, data: data, recordingID: existing.id) }
+                        return .alreadyStored(existing.id, previousPath: existing.path)
+                    }
+                    try db.execute(sql: "DELETE FROM recordings WHERE id = ?", arguments: [existing.id])
+                }
                 try db.execute(sql: "DELETE FROM recordings WHERE path = ?", arguments: [data.path])
                 let recordingID = try insertRecording(db, data, bundle: bundle, analyzedAt: analyzedAt)
                 try insertWindows(db, data, recordingID: recordingID, detectionFloor: bundle.classifier.detectionFloor)
                 for result in results {
                     try insertProfileResult(db, result, data: data, recordingID: recordingID)
                 }
-                return recordingID
+                return .stored(recordingID)
             }
         } catch {
             throw .writeFailed(path: path, reason: Self.reason(error))
         }
+    }
+
+    /// A complete analysis already in the database.
+    public struct StoredAnalysis: Equatable, Sendable {
+        public var id: Int64
+        public var path: String
+        /// `model@version+profiles@version`, as `ModelBundle.versionTag`.
+        public var modelTag: String
+        public var profiles: Set<String>
+        public var contentSHA256: String?
+    }
+
+    /// The complete analysis of the file at `path`, if the file has not changed since (same size and
+    /// modification time): how a rerun skips what it has done without decoding anything.
+    public func completeAnalysis(path filePath: String, fileSize: Int64, fileModified: Double) throws(StoreError) -> StoredAnalysis? {
+        try read { db in
+            guard let id = try Int64.fetchOne(db, sql: """
+                SELECT id FROM recordings WHERE path = ? AND status = 'complete' AND file_size = ? AND file_mtime = ?
+                """, arguments: [filePath, fileSize, fileModified]) else { return nil }
+            return try Self.analysis(db, id: id)
+        }
+    }
+
+    /// The complete analysis of the audio with this content hash, wherever it was.
+    public func completeAnalysis(contentSHA256 hash: String) throws(StoreError) -> StoredAnalysis? {
+        try read { db in try Self.analysis(db, contentSHA256: hash) }
+    }
+
+    /// Adds profile results to a stored recording (computed from its stored confidences) and records its
+    /// current location, in one transaction; profiles it already has are left alone.
+    public func addProfiles(_ results: [ProfileResult], to data: RecordingData, recordingID: Int64) throws(StoreError) {
+        do {
+            try writer.write { db in
+                let existing = Set(try String.fetchAll(db, sql: "SELECT profile FROM profile_runs WHERE recording_id = ?",
+                                                       arguments: [recordingID]))
+                for result in results where !existing.contains(result.profile) {
+                    try insertProfileResult(db, result, data: data, recordingID: recordingID)
+                }
+            }
+        } catch {
+            throw .writeFailed(path: path, reason: Self.reason(error))
+        }
+    }
+
+    /// A stored recording's per-window confidences and timing, enough to run profiles on it again.
+    public func recordingData(id: Int64) throws(StoreError) -> RecordingData? {
+        guard let record = try recording(id: id), record.status == "complete",
+              let classJSON = record.classIDs,
+              let classIDs = try? JSONDecoder().decode([String].self, from: Data(classJSON.utf8)) else { return nil }
+        let stored = try confidences(recordingID: id)
+        let start = record.startUTC.flatMap { UTCTimestamp.parse($0) } ?? 0
+        var data = RecordingData(
+            path: record.path, container: record.container ?? "", encoding: record.encoding ?? "",
+            sampleRate: record.sampleRate ?? 0, channelCount: record.channels ?? 0, frameCount: record.frameCount ?? 0,
+            durationSeconds: record.durationSeconds ?? 0, startMilliseconds: start, startSource: record.startSource ?? "",
+            windowCount: stored.windowCount, featureIDs: [], features: [], classIDs: classIDs, confidences: stored.values)
+        data.contentSHA256 = record.contentSHA256
+        data.fileSize = record.fileSize
+        data.fileModified = record.fileModified
+        return data
+    }
+
+    static func analysis(_ db: Database, contentSHA256 hash: String) throws -> StoredAnalysis? {
+        guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM recordings WHERE content_sha256 = ? AND status = 'complete'",
+                                          arguments: [hash]) else { return nil }
+        return try analysis(db, id: id)
+    }
+
+    static func analysis(_ db: Database, id: Int64) throws -> StoredAnalysis? {
+        guard let row = try Row.fetchOne(db, sql: """
+            SELECT path, model_name, model_version, profiles_version, content_sha256 FROM recordings WHERE id = ?
+            """, arguments: [id]) else { return nil }
+        let name: String = row["model_name"] ?? "", version: String = row["model_version"] ?? ""
+        let profilesVersion: String = row["profiles_version"] ?? ""
+        let profiles = try String.fetchAll(db, sql: "SELECT profile FROM profile_runs WHERE recording_id = ?", arguments: [id])
+        return StoredAnalysis(id: id, path: row["path"], modelTag: "\(name)@\(version)+profiles@\(profilesVersion)",
+                              profiles: Set(profiles), contentSHA256: row["content_sha256"])
+    }
+
+    /// Points a stored recording at the file's current path (it was moved or renamed), dropping any other row
+    /// (such as an old failure) for that path.
+    static func relocate(_ db: Database, id: Int64, data: RecordingData) throws {
+        try db.execute(sql: "DELETE FROM recordings WHERE path = ? AND id <> ?", arguments: [data.path, id])
+        try db.execute(sql: "UPDATE recordings SET path = ?, file_name = ?, file_size = ?, file_mtime = ? WHERE id = ?",
+                       arguments: [data.path, (data.path as NSString).lastPathComponent, data.fileSize, data.fileModified, id])
     }
 
     /// Records that `filePath` could not be analysed, and why (replacing an earlier row for it).
@@ -155,14 +280,15 @@ public final class AnalysisStore: Sendable {
         try db.execute(sql: """
             INSERT INTO recordings (path, file_name, status, container, encoding, sample_rate, channels, frame_count,
                 duration_s, start_utc, start_source, window_count, model_name, model_version, profiles_version,
-                class_ids, feature_ids, analyzed_at)
-            VALUES (?, ?, 'complete', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                class_ids, feature_ids, analyzed_at, content_sha256, file_size, file_mtime)
+            VALUES (?, ?, 'complete', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [
                 data.path, (data.path as NSString).lastPathComponent, data.container, data.encoding, data.sampleRate,
                 data.channelCount, data.frameCount, data.durationSeconds,
                 UTCTimestamp.format(milliseconds: data.startMilliseconds), data.startSource, data.windowCount,
                 bundle.classifier.name, bundle.classifier.version, bundle.profiles.version,
                 Self.jsonArray(data.classIDs), Self.jsonArray(data.featureIDs), Self.isoNow(analyzedAt),
+                data.contentSHA256, data.fileSize, data.fileModified,
             ])
         return db.lastInsertedRowID
     }

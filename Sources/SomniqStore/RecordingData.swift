@@ -19,6 +19,11 @@ public struct RecordingData: Sendable {
     public var classIDs: [String]
     /// Row-major, `windowCount × classIDs.count`.
     public var confidences: [Float]
+    /// SHA-256 of the decoded audio (see `AudioFileReader.contentSHA256`): what identifies the recording.
+    public var contentSHA256: String?
+    /// The file's size in bytes and modification time when it was analysed, to recognise it cheaply next time.
+    public var fileSize: Int64?
+    public var fileModified: Double?
 
     public init(path: String, container: String, encoding: String, sampleRate: Int, channelCount: Int,
                 frameCount: Int64, durationSeconds: Double, startMilliseconds: Int64, startSource: String,

@@ -25,6 +25,9 @@ public struct RecordingRecord: Codable, FetchableRecord, Sendable, Equatable {
     public var classIDs: String?
     public var featureIDs: String?
     public var analyzedAt: String
+    public var contentSHA256: String?
+    public var fileSize: Int64?
+    public var fileModified: Double?
 
     enum CodingKeys: String, CodingKey {
         case id, path, status, container, encoding, channels
@@ -33,6 +36,7 @@ public struct RecordingRecord: Codable, FetchableRecord, Sendable, Equatable {
         case startUTC = "start_utc", startSource = "start_source", windowCount = "window_count"
         case modelName = "model_name", modelVersion = "model_version", profilesVersion = "profiles_version"
         case classIDs = "class_ids", featureIDs = "feature_ids", analyzedAt = "analyzed_at"
+        case contentSHA256 = "content_sha256", fileSize = "file_size", fileModified = "file_mtime"
     }
 }
 

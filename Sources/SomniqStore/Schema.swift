@@ -100,6 +100,16 @@ enum Schema {
             }
             try db.create(index: "alerts_on_recording", on: "alerts", columns: ["recording_id", "profile"])
         }
+        migrator.registerMigration("v2-content-identity") { db in
+            try db.alter(table: "recordings") { table in
+                table.add(column: "content_sha256", .text)  // SHA-256 of the decoded audio: the recording's identity
+                table.add(column: "file_size", .integer)
+                table.add(column: "file_mtime", .double)  // seconds since the epoch
+            }
+            try db.execute(sql: """
+                CREATE UNIQUE INDEX recordings_on_content ON recordings(content_sha256) WHERE status = 'complete'
+                """)
+        }
         return migrator
     }
 }

@@ -23,6 +23,33 @@ public enum UTCTimestamp {
             + ":" + pad(second, 2) + "." + pad(millisecond, 3) + "Z"
     }
 
+    /// Milliseconds since the epoch of a timestamp in this format (`nil` if it is not one).
+    public static func parse(_ text: String) -> Int64? {
+        let scalars = Array(text.utf8)
+        guard scalars.count == 24, scalars[23] == UInt8(ascii: "Z") else { return nil }
+        func number(_ range: Range<Int>) -> Int64? {
+            var value: Int64 = 0
+            for index in range {
+                guard (48...57).contains(scalars[index]) else { return nil }
+                value = value * 10 + Int64(scalars[index] - 48)
+            }
+            return value
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
+              let minute = number(14..<16), let second = number(17..<19), let millisecond = number(20..<23) else { return nil }
+        let days = daysFromCivil(year: year, month: month, day: day)
+        return ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + millisecond
+    }
+
+    static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
     static func civil(daysSinceEpoch: Int64) -> (Int64, Int64, Int64) {
         let z = daysSinceEpoch + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097

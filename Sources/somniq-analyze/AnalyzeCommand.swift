@@ -10,9 +10,14 @@ struct AnalyzeCommand: ParsableCommand {
         commandName: "analyze",
         abstract: "Analyse recordings into the database and print what each profile made of them.",
         discussion: """
-            Each recording is decoded and classified once; the chosen profiles run on its stored per-window \
-            confidences. A recording's rows are written in one transaction, replacing an earlier analysis of \
-            the same path. A file that cannot be read is reported (and recorded as failed) and the others go on.
+            Folders are searched recursively for audio. Recordings are analysed in parallel (--jobs); each is \
+            decoded and classified once, the chosen profiles run on its stored per-window confidences, and its \
+            rows are written in one transaction. A recording is identified by the SHA-256 of its audio: running \
+            the same command again skips what is done (adding only missing profiles), and a moved or renamed \
+            file is recognised. A file that cannot be read is reported and recorded as failed; the others go on.
+            Exit status: 0 every recording analysed or already done; 1 some failed; 2 nothing could be done \
+            (model or database unusable, disk full); 64 usage error; 130 / 143 interrupted by SIGINT / SIGTERM \
+            (rerun the same command to resume).
             """)
 
     @Argument(help: ArgumentHelp("Audio files, or folders to search for them.", valueName: "files-or-folders"))
@@ -32,13 +37,20 @@ struct AnalyzeCommand: ParsableCommand {
         valueName: "iso8601"))
     var start: String?
 
-    @Flag(help: "No progress on stderr.")
+    @Option(help: "Recordings analysed at once (default: the number of cores).")
+    var jobs = ProcessInfo.processInfo.activeProcessorCount
+
+    @Flag(help: "Analyse again even what the database already holds with this model.")
+    var reanalyze = false
+
+    @Flag(help: "No progress and no per-recording summaries; only the closing summary on stderr.")
     var quiet = false
 
     func validate() throws {
         if let start, RecordingStartTime.parseISO8601(start) == nil {
             throw ValidationError("--start \(start) is not an ISO 8601 date-time with a zone, e.g. 2026-11-21T23:14:05Z")
         }
+        if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
     }
 
     func run() throws {
@@ -49,7 +61,6 @@ struct AnalyzeCommand: ParsableCommand {
         if start != nil, files.count > 1 {
             throw ValidationError("--start applies to one recording, but \(files.count) were given")
         }
-        let explicitStart = start.flatMap(RecordingStartTime.parseISO8601)
 
         let store: AnalysisStore
         do {
@@ -58,45 +69,52 @@ struct AnalyzeCommand: ParsableCommand {
             Terminal.error(error.description)
             throw ExitStatus.nothingDone
         }
-
-        let analyzer = RecordingAnalyzer(bundle: bundle)
-        var failures = 0
-        var audioSeconds = 0.0
+        let batch = BatchAnalyzer(analyzer: RecordingAnalyzer(bundle: bundle), store: store, profiles: profiles, jobs: jobs,
+                                  reanalyze: reanalyze, explicitStart: start.flatMap(RecordingStartTime.parseISO8601))
+        let interruption = SignalCatcher(signals: [SIGINT, SIGTERM]) { _ in batch.cancel() }
+        // On a terminal: progress, and each skipped or failed file as it happens. Otherwise (or with --quiet)
+        // stderr gets nothing but the closing summary.
+        let live = !quiet && Terminal.stderrIsTerminal
+        let printSummaries = !quiet
         let began = Date()
-        for (number, file) in files.enumerated() {
-            let label = "[\(number + 1)/\(files.count)] \((file as NSString).lastPathComponent)"
-            if !quiet { Terminal.progress(label) }
-            do {
-                let data = try analyzer.analyze(path: file, explicitStart: explicitStart) { fraction in
-                    if !quiet { Terminal.progress("\(label) \(Int(fraction * 100))%") }
+        let ticker = live ? ProgressTicker(batch: batch, began: began) : nil
+        batch.run(files) { outcome in
+            switch outcome {
+            case .analysed(let data, let results):
+                if printSummaries {
+                    Terminal.output(AnalysisReport.text(data, results: results, detectionFloor: bundle.classifier.detectionFloor))
                 }
-                let results = analyzer.runProfiles(profiles, on: data)
-                try store.save(data, bundle: bundle, results: results)
-                audioSeconds += data.durationSeconds
-                Terminal.clearProgress()
-                Terminal.output(AnalysisReport.text(data, results: results, detectionFloor: bundle.classifier.detectionFloor))
-            } catch let error as AudioFileError {
-                failures += 1
-                Terminal.clearProgress()
-                Terminal.error(error.description)
-                do {
-                    try store.saveFailure(filePath: URL(fileURLWithPath: file).standardizedFileURL.path,
-                                          code: error.code, message: error.reason)
-                } catch {
-                    Terminal.error(error.description)
+            case .skipped(let path, let reason, let added):
+                if live {
+                    Terminal.error("\(path): skipped: \(reason)" + (added.isEmpty ? "" : "; added profiles \(added.joined(separator: ", "))"))
                 }
-            } catch {
-                failures += 1
-                Terminal.clearProgress()
-                Terminal.error("\(error)")
+            case .failed(let path, _, let reason):
+                if live { Terminal.error("\(path): error: \(reason)") }
             }
         }
+        ticker?.stop()
+        interruption.stop()
+
+        let summary = batch.snapshot
         let wall = Date().timeIntervalSince(began)
-        let speed = wall > 0 ? Formatting.fixed(audioSeconds / wall, 0) + "x realtime" : "-"
-        Terminal.error("analysed \(files.count - failures) of \(files.count) recordings "
-            + "(\(Formatting.fixed(audioSeconds / 3600, 2)) h of audio, \(speed)) into \(db)"
-            + (failures > 0 ? "; \(failures) failed" : ""))
-        if failures > 0 { throw ExitStatus.someInputsFailed }
+        let speed = wall > 0 && summary.audioSeconds > 0 ? ", \(Formatting.fixed(summary.audioSeconds / wall, 0))x realtime" : ""
+        // Failures first, one line each and sorted, so that the summary reads the same whatever the thread timing.
+        var closing = summary.failures.sorted { $0.path < $1.path }.map { "\($0.path): error: \($0.reason)\n" }.joined()
+        closing += "\(summary.analysed) analysed, \(summary.skipped) skipped (already done), \(summary.failed) failed"
+            + " of \(files.count) recordings; \(Formatting.fixed(summary.audioSeconds / 3600, 2)) h of audio decoded in "
+            + "\(Formatting.fixed(wall, 1)) s\(speed); database \(db)"
+        Terminal.error(closing)
+        if let failure = batch.databaseFailure {
+            Terminal.error("\(failure.description)\nstopped: the database cannot take more; what was stored before is intact")
+            throw ExitStatus.nothingDone
+        }
+        if let signal = interruption.received {
+            let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
+            Terminal.error("interrupted by \(name): \(summary.done - summary.failed) of \(files.count) recordings are in the database; "
+                + "those being decoded were dropped, nothing of them is stored. Run the same command again to finish the rest.")
+            throw ExitCode(128 + signal)
+        }
+        if summary.failed > 0 { throw ExitStatus.someInputsFailed }
     }
 
     private func selectedProfiles(_ bundle: ModelBundle) throws -> [SensitivityProfile] {
@@ -106,5 +124,59 @@ struct AnalyzeCommand: ParsableCommand {
             throw ValidationError("unknown profile '\(name)'; choose one of \(bundle.profiles.profileNames.joined(separator: ", ")) or all")
         }
         return [chosen]
+    }
+}
+
+/// Turns SIGINT and SIGTERM into a call, so that a batch can stop cleanly instead of dying mid-write.
+final class SignalCatcher: @unchecked Sendable {
+    private var sources: [DispatchSourceSignal] = []
+    private let lock = NSLock()
+    private var first: Int32?
+
+    init(signals: [Int32], handler: @escaping @Sendable (Int32) -> Void) {
+        for number in signals {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [self] in
+                lock.withLock { if first == nil { first = number } }
+                handler(number)
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    /// The first signal received, if any.
+    var received: Int32? { lock.withLock { first } }
+
+    func stop() { for source in sources { source.cancel() } }
+}
+
+/// Rewrites a progress line on stderr twice a second: files, audio hours, speed and the time left.
+final class ProgressTicker: @unchecked Sendable {
+    private let timer: DispatchSourceTimer
+
+    init(batch: BatchAnalyzer, began: Date) {
+        timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.schedule(deadline: .now() + 0.5, repeating: 0.5)
+        timer.setEventHandler {
+            let progress = batch.snapshot
+            let elapsed = Date().timeIntervalSince(began)
+            let speed = elapsed > 0 ? progress.audioSeconds / elapsed : 0
+            var line = "\(progress.done)/\(progress.total) recordings, \(Formatting.fixed(progress.audioSeconds / 3600, 2)) h of audio"
+            if speed > 0 { line += ", \(Formatting.fixed(speed, 0))x realtime" }
+            if progress.done > 0, progress.done < progress.total {
+                let remaining = elapsed / Double(progress.done) * Double(progress.total - progress.done)
+                line += ", about \(Formatting.clock(remaining)) left"
+            }
+            if progress.failed > 0 { line += ", \(progress.failed) failed" }
+            Terminal.progress(line)
+        }
+        timer.resume()
+    }
+
+    func stop() {
+        timer.cancel()
+        Terminal.clearProgress()
     }
 }

@@ -1,25 +1,42 @@
 import Foundation
 
-/// stdout carries data; stderr carries progress, warnings and errors.
+/// stdout carries data; stderr carries progress, warnings and errors. Writes are serialised, so lines from
+/// the batch's worker threads and its progress ticker never interleave.
 enum Terminal {
     static let stderrIsTerminal = isatty(STDERR_FILENO) == 1
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var progressShown = false
 
     static func output(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        lock.withLock {
+            clearLocked()
+            FileHandle.standardOutput.write(Data(text.utf8))
+        }
     }
 
     static func error(_ message: String) {
-        FileHandle.standardError.write(Data((message.hasSuffix("\n") ? message : message + "\n").utf8))
+        lock.withLock {
+            clearLocked()
+            FileHandle.standardError.write(Data((message.hasSuffix("\n") ? message : message + "\n").utf8))
+        }
     }
 
     /// A progress line that rewrites itself, shown only when stderr is a terminal.
     static func progress(_ message: String) {
         guard stderrIsTerminal else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[2K\(message)".utf8))
+        lock.withLock {
+            FileHandle.standardError.write(Data("\r\u{1B}[2K\(message)".utf8))
+            progressShown = true
+        }
     }
 
     static func clearProgress() {
-        guard stderrIsTerminal else { return }
+        lock.withLock { clearLocked() }
+    }
+
+    private static func clearLocked() {
+        guard stderrIsTerminal, progressShown else { return }
         FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+        progressShown = false
     }
 }

@@ -157,5 +157,12 @@ import Testing
         samples[100] = .infinity
         expectError(try write(samples, name: "inf.caf", sampleRate: 8000, container: .caf, encoding: .float32),
                     code: "non-finite-samples", mentioning: "0.013 s")
+        // Finite but absurd (found by the fuzzer): 1e30 would overflow the features' sums of squares.
+        samples[100] = 1e30
+        expectError(try write(samples, name: "huge.wav", sampleRate: 8000, encoding: .float32),
+                    code: "non-finite-samples", mentioning: "absurdly large")
+        samples[100] = 1.5
+        #expect(try readAll(try write(samples, name: "hot.wav", sampleRate: 8000, encoding: .float32)).count == 8000,
+                "a float file a little over full scale is still audio")
     }
 }

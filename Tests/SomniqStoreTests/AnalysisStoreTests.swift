@@ -37,7 +37,7 @@ func results(for data: RecordingData) -> [ProfileResult] {
         let store = try AnalysisStore.inMemory()
         let data = sampleData()
         let profileResults = results(for: data)
-        let id = try store.save(data, bundle: storeModelBundle, results: profileResults)
+        let id = try store.save(data, bundle: storeModelBundle, results: profileResults).recordingID
         #expect(try store.count("windows", recordingID: id) == 20)
         #expect(try store.count("detections", recordingID: id) == 20, "one class above the floor per window; rain's 0.1 is below it")
         #expect(try store.count("profile_runs", recordingID: id) == 5)
@@ -68,7 +68,7 @@ func results(for data: RecordingData) -> [ProfileResult] {
         let store = try AnalysisStore.inMemory()
         let data = sampleData()
         try store.save(data, bundle: storeModelBundle, results: results(for: data))
-        let second = try store.save(data, bundle: storeModelBundle, results: results(for: data))
+        let second = try store.save(data, bundle: storeModelBundle, results: results(for: data)).recordingID
         #expect(try store.recordings().map(\.id) == [second])
         #expect(try store.count("windows") == 20)
         try store.saveFailure(filePath: "/nights/a.wav", code: "truncated", message: "cut short")
@@ -77,6 +77,42 @@ func results(for data: RecordingData) -> [ProfileResult] {
         #expect(rows[0].status == "failed")
         #expect(rows[0].errorCode == "truncated")
         #expect(try store.count("windows") == 0, "a failed file leaves nothing but its failure record")
+    }
+
+    @Test func theSameAudioIsOneRecordingWhereverItIs() throws {
+        let store = try AnalysisStore.inMemory()
+        var data = sampleData(path: "/nights/a.wav")
+        data.contentSHA256 = "abc"
+        data.fileSize = 100
+        data.fileModified = 1000
+        let balanced = results(for: data).filter { $0.profile == "balanced" }
+        let first = try store.save(data, bundle: storeModelBundle, results: balanced)
+        guard case .stored(let id) = first else { Issue.record("expected a new recording"); return }
+
+        // Moved: the same audio under another path is recognised; missing profiles are added.
+        var moved = data
+        moved.path = "/archive/a.wav"
+        let again = try store.save(moved, bundle: storeModelBundle, results: results(for: moved))
+        #expect(again == .alreadyStored(id, previousPath: "/nights/a.wav"))
+        #expect(try store.recordings().map(\.path) == ["/archive/a.wav"])
+        #expect(try store.count("profile_runs") == 5)
+        #expect(try store.count("windows") == 20)
+        #expect(try store.completeAnalysis(path: "/archive/a.wav", fileSize: 100, fileModified: 1000)?.id == id)
+        #expect(try store.completeAnalysis(path: "/archive/a.wav", fileSize: 100, fileModified: 1001) == nil, "a changed file is not skipped")
+        #expect(try store.completeAnalysis(contentSHA256: "abc")?.profiles.count == 5)
+
+        // Replacing (--reanalyze) stores it afresh, still once.
+        let replaced = try store.save(moved, bundle: storeModelBundle, results: balanced, replacing: true)
+        guard case .stored = replaced else { Issue.record("expected a fresh analysis"); return }
+        #expect(try store.count("recordings") == 1)
+
+        // Profiles added later from the stored confidences.
+        let stored = try #require(try store.recordingData(id: replaced.recordingID))
+        #expect(stored.confidences == data.confidences)
+        #expect(stored.startMilliseconds == data.startMilliseconds)
+        try store.addProfiles(results(for: stored), to: stored, recordingID: replaced.recordingID)
+        #expect(try store.count("profile_runs") == 5)
+        #expect(try store.alerts(recordingID: replaced.recordingID).count == results(for: data).map(\.alerts.count).reduce(0, +))
     }
 
     @Test func reportsAnUnopenableDatabase() {

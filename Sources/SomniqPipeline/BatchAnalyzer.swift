@@ -1,0 +1,169 @@
+import Foundation
+import SomniqAudio
+import SomniqDetection
+import SomniqModel
+import SomniqStore
+
+/// Analyses many recordings into one database: in parallel, resumable, idempotent, and interruptible.
+///
+/// Each file goes: unchanged since a complete analysis with this model (same path, size and modification
+/// time)? skip, or just add the missing profiles from its stored confidences. Otherwise decode and classify;
+/// if the same audio (content hash) was already analysed with this model under another path, record the new
+/// location instead of storing it twice. Otherwise run the profiles and store everything in one transaction.
+public final class BatchAnalyzer: @unchecked Sendable {
+    /// What happened to one file.
+    public enum Outcome: Sendable {
+        case analysed(RecordingData, [ProfileResult])
+        /// Already in the database with this model; `addedProfiles` were computed from its stored confidences.
+        case skipped(path: String, reason: String, addedProfiles: [String])
+        case failed(path: String, code: String, reason: String)
+    }
+
+    /// Counts so far, for progress lines and the closing summary.
+    public struct Progress: Sendable {
+        public var total = 0
+        public var done = 0
+        public var analysed = 0
+        public var skipped = 0
+        public var failed = 0
+        /// Seconds of audio decoded.
+        public var audioSeconds = 0.0
+        /// Seconds of audio in files fully handled (analysed or skipped).
+        public var audioSecondsHandled = 0.0
+        public var failures: [(path: String, reason: String)] = []
+    }
+
+    public let analyzer: RecordingAnalyzer
+    public let store: AnalysisStore
+    public let profiles: [SensitivityProfile]
+    public let jobs: Int
+    public let reanalyze: Bool
+    public let explicitStart: Date?
+
+    private let lock = NSLock()
+    private var progress = Progress()
+    private var cancelled = false
+    private var nextFile = 0
+    /// Set when the database itself fails: nothing more can be stored.
+    private var storeFailure: StoreError?
+
+    public init(analyzer: RecordingAnalyzer, store: AnalysisStore, profiles: [SensitivityProfile], jobs: Int,
+                reanalyze: Bool = false, explicitStart: Date? = nil) {
+        self.analyzer = analyzer
+        self.store = store
+        self.profiles = profiles
+        self.jobs = max(1, jobs)
+        self.reanalyze = reanalyze
+        self.explicitStart = explicitStart
+    }
+
+    /// Stops the batch: no new file starts, files being decoded stop at their next block and store nothing.
+    public func cancel() {
+        lock.withLock { cancelled = true }
+    }
+
+    public var isCancelled: Bool { lock.withLock { cancelled } }
+
+    public var snapshot: Progress { lock.withLock { progress } }
+
+    /// The database error that stopped the batch, if one did.
+    public var databaseFailure: StoreError? { lock.withLock { storeFailure } }
+
+    /// Runs every file on `jobs` threads; `report` is called once per file (serialised, in completion order).
+    public func run(_ files: [String], report: @escaping @Sendable (Outcome) -> Void) {
+        lock.withLock {
+            progress.total = files.count
+            nextFile = 0
+        }
+        let group = DispatchGroup()
+        for _ in 0..<min(jobs, max(1, files.count)) {
+            group.enter()
+            let thread = Thread { [self] in
+                defer { group.leave() }
+                while true {
+                    let index: Int? = lock.withLock {
+                        guard !cancelled, storeFailure == nil, nextFile < files.count else { return nil }
+                        defer { nextFile += 1 }
+                        return nextFile
+                    }
+                    guard let index else { return }
+                    guard let outcome = process(files[index]) else { continue }
+                    lock.withLock {
+                        record(outcome)
+                        report(outcome)
+                    }
+                }
+            }
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+        group.wait()
+    }
+
+    private func record(_ outcome: Outcome) {
+        progress.done += 1
+        switch outcome {
+        case .analysed(let data, _):
+            progress.analysed += 1
+            progress.audioSecondsHandled += data.durationSeconds
+        case .skipped:
+            progress.skipped += 1
+        case .failed(let path, _, let reason):
+            progress.failed += 1
+            progress.failures.append((path, reason))
+        }
+    }
+
+    /// One file, start to end; `nil` when it was interrupted (nothing of it was stored).
+    private func process(_ file: String) -> Outcome? {
+        let path = URL(fileURLWithPath: file).standardizedFileURL.path
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        let size = (attributes?[.size] as? NSNumber)?.int64Value
+        let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970
+        do {
+            if !reanalyze, explicitStart == nil, let size, let modified,
+               let existing = try store.completeAnalysis(path: path, fileSize: size, fileModified: modified),
+               existing.modelTag == analyzer.bundle.versionTag {
+                return try completeProfiles(of: existing, path: path, reason: "already analysed")
+            }
+            let data: RecordingData
+            do {
+                data = try analyzer.analyze(path: path, explicitStart: explicitStart, isCancelled: { [self] in isCancelled })
+            } catch {
+                if case .interrupted = error { return nil }
+                try store.saveFailure(filePath: path, code: error.code, message: error.reason)
+                return .failed(path: path, code: error.code, reason: error.reason)
+            }
+            lock.withLock { progress.audioSeconds += data.durationSeconds }
+            let results = analyzer.runProfiles(profiles, on: data)
+            if isCancelled { return nil }
+            switch try store.save(data, bundle: analyzer.bundle, results: results, replacing: reanalyze) {
+            case .stored:
+                return .analysed(data, results)
+            case .alreadyStored(_, let previousPath):
+                let reason = previousPath == path ? "already analysed" : "same audio as \(previousPath), already analysed"
+                lock.withLock { progress.audioSecondsHandled += data.durationSeconds }
+                return .skipped(path: path, reason: reason, addedProfiles: [])
+            }
+        } catch {
+            lock.withLock {
+                if storeFailure == nil { storeFailure = error }
+            }
+            return .failed(path: path, code: "database", reason: error.description)
+        }
+    }
+
+    /// Adds the requested profiles a stored analysis lacks, from its stored confidences (no decoding).
+    private func completeProfiles(of existing: AnalysisStore.StoredAnalysis, path: String, reason: String) throws(StoreError) -> Outcome {
+        let missing = profiles.filter { !existing.profiles.contains($0.name) }
+        var duration = 0.0
+        if !missing.isEmpty, let data = try store.recordingData(id: existing.id) {
+            try store.addProfiles(analyzer.runProfiles(missing, on: data), to: data, recordingID: existing.id)
+            duration = data.durationSeconds
+        } else if let record = try store.recording(id: existing.id) {
+            duration = record.durationSeconds ?? 0
+        }
+        lock.withLock { progress.audioSecondsHandled += duration }
+        return .skipped(path: path, reason: reason, addedProfiles: missing.map(\.name))
+    }
+}

@@ -1,0 +1,294 @@
+import Foundation
+import GRDB
+import Testing
+
+/// Distinct synthetic nights (8 kHz, four minutes, different seeds), made once and shared by the tests.
+enum Nights {
+    static let folder: String = {
+        let path = NSTemporaryDirectory() + "somniq-nights-\(ProcessInfo.processInfo.processIdentifier)"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        for seed in 1...6 {
+            let file = path + "/night-\(seed).wav"
+            if FileManager.default.fileExists(atPath: file) { continue }
+            _ = try? CommandRunner.run(["night", "--sample-rate", "8000", "--seed", String(seed), "--output", file,
+                                        "--labels", path + "/night-\(seed).tsv"], product: "somniq-synth")
+        }
+        return path
+    }()
+
+    static func copies(into folder: String, count: Int = 6) throws -> [String] {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return try (1...count).map { seed in
+            let target = folder + "/night-\(seed).wav"
+            try FileManager.default.copyItem(atPath: Nights.folder + "/night-\(seed).wav", toPath: target)
+            return target
+        }
+    }
+}
+
+/// What a database holds, for checks after a batch.
+struct DatabaseCheck {
+    let queue: DatabaseQueue
+
+    init(_ path: String) throws {
+        var configuration = Configuration()
+        configuration.readonly = true
+        queue = try DatabaseQueue(path: path, configuration: configuration)
+    }
+
+    func integrity() throws -> String { try queue.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") ?? "" } }
+
+    func completePaths() throws -> [String] {
+        try queue.read { try String.fetchAll($0, sql: "SELECT path FROM recordings WHERE status = 'complete' ORDER BY path") }
+    }
+
+    /// Recordings whose stored windows do not number their window count: half-written analyses.
+    func incomplete() throws -> Int {
+        try queue.read {
+            try Int.fetchOne($0, sql: """
+                SELECT COUNT(*) FROM recordings r WHERE status = 'complete'
+                AND window_count <> (SELECT COUNT(*) FROM windows w WHERE w.recording_id = r.id)
+                """) ?? -1
+        }
+    }
+
+    func failures() throws -> [String: String] {
+        try queue.read {
+            Dictionary(uniqueKeysWithValues: try Row.fetchAll($0, sql: "SELECT file_name, error_code FROM recordings WHERE status = 'failed'")
+                .map { ($0["file_name"] as String, $0["error_code"] as String) })
+        }
+    }
+
+    func count(_ sql: String) throws -> Int { try queue.read { try Int.fetchOne($0, sql: sql) ?? -1 } }
+}
+
+@Suite(.serialized) struct BatchReliabilityTests {
+    @Test func badInputNeverStopsABatch() throws {
+        let scratch = Scratch()
+        let folder = scratch.file("study")
+        let good = try Nights.copies(into: folder, count: 2)
+        let fileManager = FileManager.default
+        for name in try fileManager.contentsOfDirectory(atPath: CommandRunner.root + "/fixtures/bad") where !name.hasPrefix(".") {
+            try fileManager.copyItem(atPath: CommandRunner.root + "/fixtures/bad/" + name, toPath: folder + "/" + name)
+        }
+        try fileManager.createDirectory(atPath: folder + "/x.wav", withIntermediateDirectories: true)
+        try fileManager.createSymbolicLink(atPath: folder + "/broken.wav", withDestinationPath: folder + "/gone.wav")
+        try fileManager.copyItem(atPath: good[0], toPath: folder + "/locked.wav")
+        try fileManager.setAttributes([.posixPermissions: 0o000], ofItemAtPath: folder + "/locked.wav")
+        // As root every file is readable; run as nobody so that permissions mean something.
+        let asRoot = getuid() == 0
+        if asRoot {
+            for path in [scratch.path, folder, folder + "/x.wav"] { try fileManager.setAttributes([.posixPermissions: 0o777], ofItemAtPath: path) }
+        }
+        let db = scratch.file("study.sqlite")
+        let result = try CommandRunner.run(["analyze", folder, "--db", db, "--jobs", "2"], asUser: asRoot ? 65534 : nil)
+        #expect(result.status == 1, "\(result.stderr)")
+        let check = try DatabaseCheck(db)
+        #expect(try check.integrity() == "ok")
+        #expect(try check.completePaths() == good.sorted())
+        let failures = try check.failures()
+        #expect(failures == [
+            "broken.wav": "broken-link", "header-only.wav": "empty", "inf-samples.caf": "non-finite-samples",
+            "lying-header.wav": "truncated", "locked.wav": "permission-denied", "nan-samples.wav": "non-finite-samples",
+            "not-audio.wav": "not-audio", "rate-1hz.wav": "unsupported-sample-rate", "truncated.wav": "truncated",
+            "x.wav": "is-directory", "zero-length.wav": "empty",
+        ])
+        #expect(try check.count("SELECT COUNT(*) FROM windows w JOIN recordings r ON r.id = w.recording_id WHERE r.status = 'failed'") == 0)
+        for name in failures.keys { #expect(result.stderr.contains("\(folder)/\(name): error: "), "\(name)") }
+        #expect(result.stderr.contains("2 analysed, 0 skipped (already done), 11 failed of 13 recordings"))
+    }
+
+    @Test func rerunsSkipWhatIsDoneAndRecogniseMovedFiles() throws {
+        let scratch = Scratch()
+        let files = try Nights.copies(into: scratch.file("in"), count: 3)
+        let db = scratch.file("db.sqlite")
+        let first = try CommandRunner.run(["analyze", scratch.file("in"), "--db", db])
+        #expect(first.status == 0)
+        #expect(first.stderr.contains("3 analysed, 0 skipped"))
+        let second = try CommandRunner.run(["analyze", scratch.file("in"), "--db", db])
+        #expect(second.status == 0)
+        #expect(second.stderr.contains("0 analysed, 3 skipped (already done)"))
+        #expect(second.stdout.isEmpty, "nothing new to report")
+
+        // More profiles: computed from the stored confidences, no decoding.
+        let all = try CommandRunner.run(["analyze", scratch.file("in"), "--db", db, "--profile", "all"])
+        #expect(all.stderr.contains("0 analysed, 3 skipped") && all.stderr.contains("0.00 h of audio decoded"))
+        let check = try DatabaseCheck(db)
+        #expect(try check.count("SELECT COUNT(*) FROM profile_runs") == 15)
+
+        // A renamed file is the same recording.
+        let renamed = scratch.file("in/renamed.wav")
+        try FileManager.default.moveItem(atPath: files[0], toPath: renamed)
+        let moved = try CommandRunner.run(["analyze", scratch.file("in"), "--db", db, "--profile", "all"])
+        #expect(moved.status == 0)
+        #expect(moved.stderr.contains("0 analysed, 3 skipped"))
+        #expect(try check.count("SELECT COUNT(*) FROM recordings") == 3)
+        #expect(try check.completePaths().contains(renamed))
+
+        // --reanalyze decodes again but still keeps one copy.
+        let again = try CommandRunner.run(["analyze", scratch.file("in"), "--db", db, "--reanalyze"])
+        #expect(again.stderr.contains("3 analysed, 0 skipped"))
+        #expect(try check.count("SELECT COUNT(*) FROM recordings") == 3)
+        #expect(try check.incomplete() == 0)
+    }
+
+    @Test func parallelJobsStoreWhatOneJobStores() throws {
+        let scratch = Scratch()
+        _ = try Nights.copies(into: scratch.file("in"), count: 4)
+        func summary(_ jobs: Int) throws -> [String] {
+            let db = scratch.file("jobs\(jobs).sqlite")
+            let result = try CommandRunner.run(["analyze", scratch.file("in"), "--db", db, "--jobs", String(jobs), "--profile", "all", "--quiet"])
+            #expect(result.status == 0)
+            return try DatabaseCheck(db).queue.read {
+                try String.fetchAll($0, sql: """
+                    SELECT r.file_name || ' ' || e.profile || ' ' || e.class_id || ' ' || e.start_offset_s || ' ' || e.end_offset_s
+                    FROM episodes e JOIN recordings r ON r.id = e.recording_id ORDER BY 1
+                    """)
+            }
+        }
+        let one = try summary(1)
+        #expect(!one.isEmpty)
+        #expect(try summary(2) == one)
+    }
+
+    /// SIGKILL at twenty moments of a batch; every time the database must be whole, and a final run completes it.
+    @Test func survivesBeingKilled() throws {
+        let scratch = Scratch()
+        let files = try Nights.copies(into: scratch.file("in"))
+        let db = scratch.file("db.sqlite")
+        var generator = UInt64(20_261_122)
+        for round in 0..<20 {
+            generator = generator &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let delay = 0.05 + Double(generator >> 40) / Double(1 << 24) * 1.2
+            let process = try CommandRunner.start(["analyze", scratch.file("in"), "--db", db, "--jobs", "2", "--quiet", "--profile", "all"])
+            Thread.sleep(forTimeInterval: delay)
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let check = try DatabaseCheck(db)
+            #expect(try check.integrity() == "ok", "round \(round)")
+            #expect(try check.incomplete() == 0, "round \(round): a half-written recording")
+            #expect(try check.count("SELECT COUNT(*) FROM recordings WHERE status = 'complete' AND id NOT IN (SELECT recording_id FROM profile_runs)") == 0)
+        }
+        let finish = try CommandRunner.run(["analyze", scratch.file("in"), "--db", db, "--jobs", "2", "--profile", "all"])
+        #expect(finish.status == 0)
+        let check = try DatabaseCheck(db)
+        #expect(try check.completePaths() == files.sorted())
+        #expect(try check.count("SELECT COUNT(*) FROM recordings") == files.count, "each recording exactly once")
+        #expect(try check.count("SELECT COUNT(*) FROM profile_runs") == files.count * 5)
+    }
+
+    @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))] as [(Int32, Int32)])
+    func stopsCleanlyOnSignals(signal: Int32, status: Int32) throws {
+        let scratch = Scratch()
+        let files = try Nights.copies(into: scratch.file("in"))
+        let db = scratch.file("db.sqlite")
+        let process = try CommandRunner.start(["analyze", scratch.file("in"), "--db", db, "--jobs", "1", "--quiet"])
+        Thread.sleep(forTimeInterval: 1.0)
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == status)
+        let stderr = process.stderr
+        #expect(stderr.contains("interrupted by \(signal == SIGINT ? "SIGINT" : "SIGTERM")"), "\(stderr)")
+        #expect(stderr.contains("Run the same command again"))
+        let check = try DatabaseCheck(db)
+        #expect(try check.integrity() == "ok")
+        #expect(try check.incomplete() == 0)
+        #expect(try check.completePaths().count < files.count, "it stopped before the end")
+        let resume = try CommandRunner.run(["analyze", scratch.file("in"), "--db", db])
+        #expect(resume.status == 0)
+        #expect(try check.completePaths() == files.sorted())
+    }
+
+    @Test func twoRunsShareADatabase() throws {
+        let scratch = Scratch()
+        let files = try Nights.copies(into: scratch.file("in"))
+        let db = scratch.file("db.sqlite")
+        // Overlapping inputs: both see every file, one of them in the opposite order.
+        let first = try CommandRunner.start(["analyze", scratch.file("in"), "--db", db, "--jobs", "1", "--profile", "all"])
+        let second = try CommandRunner.start(["analyze"] + files.reversed() + ["--db", db, "--jobs", "1", "--profile", "all"])
+        first.waitUntilExit()
+        second.waitUntilExit()
+        #expect(first.terminationStatus == 0)
+        #expect(second.terminationStatus == 0)
+        for process in [first, second] { #expect(!process.stderr.contains("locked"), "\(process.stderr)") }
+        let check = try DatabaseCheck(db)
+        #expect(try check.count("SELECT COUNT(*) FROM recordings") == files.count)
+        #expect(try check.count("SELECT COUNT(*) FROM profile_runs") == files.count * 5)
+        #expect(try check.integrity() == "ok")
+    }
+
+    @Test func oddButValidFilesWork() throws {
+        let scratch = Scratch()
+        let made: [(String, [String])] = [
+            ("eight-channels.caf", ["signal", "speech", "--channels", "8", "--container", "caf", "--seconds", "5"]),
+            ("hires-192k.wav", ["signal", "alarm", "--sample-rate", "192000", "--seconds", "3", "--encoding", "pcm24"]),
+            ("short-0.3s.wav", ["signal", "cough", "--seconds", "0.3"]),
+            ("two-hours-silence.flac", ["signal", "silence", "--seconds", "7200", "--sample-rate", "8000", "--container", "flac"]),
+        ]
+        for (name, arguments) in made {
+            let result = try CommandRunner.run(arguments + ["--output", scratch.file(name)], product: "somniq-synth")
+            #expect(result.status == 0, "\(name)")
+        }
+        let db = scratch.file("db.sqlite")
+        let result = try CommandRunner.run(["analyze"] + made.map { scratch.file($0.0) } + ["--db", db, "--profile", "all"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let check = try DatabaseCheck(db)
+        #expect(try check.completePaths().count == 4)
+        #expect(try check.count("SELECT window_count FROM recordings WHERE file_name = 'two-hours-silence.flac'") == 14_400)
+        #expect(try check.count("SELECT COUNT(*) FROM alerts a JOIN recordings r ON r.id = a.recording_id WHERE r.file_name = 'two-hours-silence.flac'") == 0)
+        #expect(try check.count("SELECT window_count FROM recordings WHERE file_name = 'short-0.3s.wav'") == 1)
+    }
+}
+
+/// Whether this process may mount a small tmpfs (root on this machine and CI): how a full disk is made for real.
+let canMountTmpfs: Bool = {
+    guard getuid() == 0 else { return false }
+    let probe = NSTemporaryDirectory() + "somniq-mount-probe-\(ProcessInfo.processInfo.processIdentifier)"
+    try? FileManager.default.createDirectory(atPath: probe, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: probe) }
+    guard shell("/bin/mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", probe) == 0 else { return false }
+    return shell("/bin/umount", probe) == 0
+}()
+
+@discardableResult
+func shell(_ executable: String, _ arguments: String...) -> Int32 {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return -1 }
+    process.waitUntilExit()
+    return process.terminationStatus
+}
+
+@Suite(.serialized, .enabled(if: canMountTmpfs, "needs root to mount a small tmpfs")) struct FullDiskTests {
+    @Test func aFullDiskOrReadOnlyDatabaseStopsCleanlyAndLosesNothing() throws {
+        let scratch = Scratch()
+        _ = try Nights.copies(into: scratch.file("in"))
+        let disk = scratch.file("disk")
+        try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
+        #expect(shell("/bin/mount", "-t", "tmpfs", "-o", "size=700k", "tmpfs", disk) == 0)
+        defer { shell("/bin/umount", disk) }
+        let db = disk + "/db.sqlite"
+
+        let full = try CommandRunner.run(["analyze", scratch.file("in"), "--db", db, "--jobs", "1", "--quiet"])
+        #expect(full.status == 2, "\(full.stderr)")
+        #expect(full.stderr.contains("full"), "\(full.stderr)")
+        #expect(full.stderr.contains("what was stored before is intact"))
+        let stored: [String]
+        do {  // the check's connection closes at the end of this scope, so the disk can be remounted
+            let check = try DatabaseCheck(db)
+            #expect(try check.integrity() == "ok")
+            #expect(try check.incomplete() == 0)
+            stored = try check.completePaths()
+        }
+        #expect(!stored.isEmpty && stored.count < 6, "some recordings fit before the disk filled: \(stored.count)")
+
+        #expect(shell("/bin/mount", "-o", "remount,ro", disk) == 0)
+        let readOnly = try CommandRunner.run(["analyze", scratch.file("in"), "--db", db, "--quiet"])
+        #expect(readOnly.status == 2, "\(readOnly.stderr)")
+        #expect(readOnly.stderr.contains("\(db): error:"), "\(readOnly.stderr)")
+        #expect(try DatabaseCheck(db).completePaths() == stored, "nothing lost")
+    }
+}
