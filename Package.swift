@@ -54,7 +54,8 @@ let package = Package(
         .testTarget(name: "SomniqFitTests", dependencies: ["SomniqFit"]),
         .testTarget(name: "SomniqPipelineTests", dependencies: ["SomniqPipeline", "SomniqSynth"]),
         .testTarget(name: "EndToEndTests", dependencies: [
-            "somniq-analyze", "somniq-synth", "somniq-fuzz", "SomniqSynth", .product(name: "GRDB", package: "GRDB.swift"),
+            "somniq-analyze", "somniq-synth", "somniq-fuzz", "SomniqSynth", "SomniqEvaluation",
+            .product(name: "GRDB", package: "GRDB.swift"), .product(name: "CSV", package: "CSV.swift"),
         ]),
     ]
 )

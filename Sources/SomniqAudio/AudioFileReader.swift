@@ -124,6 +124,19 @@ public final class AudioFileReader {
         return got
     }
 
+    /// Reads up to `frameCount` frames as they are stored, channels interleaved (no mix-down): for cutting
+    /// excerpts that keep the original channels. Returns the frames read, 0 at the end.
+    public func readInterleaved(frameCount: Int, into output: inout [Float]) throws(AudioFileError) -> Int {
+        let wanted = Int(min(Int64(frameCount), format.frameCount - framesRead))
+        guard wanted > 0 else { return 0 }
+        if output.count < wanted * format.channelCount { output = [Float](repeating: 0, count: wanted * format.channelCount) }
+        let got = output.withUnsafeMutableBufferPointer { Int(sf_readf_float(handle, $0.baseAddress, sf_count_t(wanted))) }
+        digestValid = false
+        framesRead += Int64(got)
+        if got < wanted, sf_error(handle) != 0 { throw .readFailed(path: path, reason: String(cString: sf_strerror(handle))) }
+        return got
+    }
+
     /// Moves the read position to `frame` (clamped to the file), for cutting excerpts without decoding what lies before.
     public func seek(toFrame frame: Int64) throws(AudioFileError) {
         let target = max(0, min(frame, format.frameCount))

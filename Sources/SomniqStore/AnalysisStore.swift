@@ -234,6 +234,35 @@ public final class AnalysisStore: Sendable {
         }
     }
 
+    public func detections(recordingID: Int64) throws(StoreError) -> [DetectionRecord] {
+        try read { db in
+            try DetectionRecord.fetchAll(db, sql: "SELECT * FROM detections WHERE recording_id = ? ORDER BY window_index, class_id",
+                                         arguments: [recordingID])
+        }
+    }
+
+    public func windows(recordingID: Int64) throws(StoreError) -> [WindowRecord] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT window_index, start_offset_s, end_offset_s, start_utc, rms_dbfs, snr_db, top_class, top_confidence, confidences
+                FROM windows WHERE recording_id = ? ORDER BY window_index
+                """, arguments: [recordingID]).map { row in
+                WindowRecord(windowIndex: row[0], startOffsetSeconds: row[1], endOffsetSeconds: row[2], startUTC: row[3],
+                             rmsDbfs: row[4], snrDb: row[5], topClass: row[6], topConfidence: row[7],
+                             confidences: FloatBlob.decode(row[8]))
+            }
+        }
+    }
+
+    /// The complete recording stored for `filePath` (as given or standardised), if any.
+    public func recordingID(forPath filePath: String) throws(StoreError) -> Int64? {
+        let standardized = URL(fileURLWithPath: filePath).standardizedFileURL.path
+        return try read { db in
+            try Int64.fetchOne(db, sql: "SELECT id FROM recordings WHERE status = 'complete' AND path IN (?, ?) ORDER BY id DESC",
+                               arguments: [filePath, standardized])
+        }
+    }
+
     /// The stored per-window confidences of a recording (row-major, windows × classes), to run profiles on.
     public func confidences(recordingID: Int64) throws(StoreError) -> (classIDs: [String], windowCount: Int, values: [Float]) {
         try read { db in

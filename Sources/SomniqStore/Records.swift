@@ -92,3 +92,32 @@ public struct AlertRecord: Codable, FetchableRecord, Sendable, Equatable {
         case windowIndex = "window_index", episodeID = "episode_id"
     }
 }
+
+/// A row of `detections`.
+public struct DetectionRecord: Codable, FetchableRecord, Sendable, Equatable {
+    public var recordingID: Int64
+    public var windowIndex: Int
+    public var classID: String
+    public var confidence: Double
+    public var startOffsetSeconds: Double
+    public var startUTC: String
+
+    enum CodingKeys: String, CodingKey {
+        case confidence
+        case recordingID = "recording_id", windowIndex = "window_index", classID = "class_id"
+        case startOffsetSeconds = "start_offset_s", startUTC = "start_utc"
+    }
+}
+
+/// A row of `windows`, its confidences decoded (in the recording's `class_ids` order); features left out.
+public struct WindowRecord: Sendable, Equatable {
+    public var windowIndex: Int
+    public var startOffsetSeconds: Double
+    public var endOffsetSeconds: Double
+    public var startUTC: String
+    public var rmsDbfs: Double
+    public var snrDb: Double
+    public var topClass: String
+    public var topConfidence: Double
+    public var confidences: [Float]
+}

@@ -10,6 +10,7 @@ struct SomniqAnalyze: ParsableCommand {
             2 nothing could be done (model or database unusable); 64 usage error.
             """,
         version: "0.1.0",
-        subcommands: [AnalyzeCommand.self, ClassifyCommand.self, EvaluateCommand.self, FitCommand.self, RegressCommand.self, ProfilesCommand.self,
-                      ClassesCommand.self])
+        subcommands: [AnalyzeCommand.self, ClassifyCommand.self, CompareCommand.self, EvaluateCommand.self, ExportCommand.self, FitCommand.self, RegressCommand.self,
+                      ProfilesCommand.self,
+                      ClassesCommand.self, ClipsCommand.self])
 }

@@ -1,0 +1,88 @@
+import Foundation
+import SomniqAudio
+import SomniqStore
+
+/// Cuts the audio of episodes or alerts out of their original recordings into short WAV files, with an
+/// index, so that a night's events can be listened to without scrubbing through hours. It seeks to each
+/// excerpt: nothing before it is decoded.
+public struct ClipCutter {
+    /// One excerpt to cut.
+    public struct Excerpt: Sendable {
+        public var classID: String
+        public var tier: String
+        public var kind: String
+        public var profile: String
+        public var startSeconds: Double
+        public var endSeconds: Double
+        public var startUTC: String
+
+        public init(classID: String, tier: String, kind: String, profile: String, startSeconds: Double, endSeconds: Double, startUTC: String) {
+            self.classID = classID
+            self.tier = tier
+            self.kind = kind
+            self.profile = profile
+            self.startSeconds = startSeconds
+            self.endSeconds = endSeconds
+            self.startUTC = startUTC
+        }
+    }
+
+    /// A written clip, as its index row describes it.
+    public struct Clip: Sendable {
+        public var file: String
+        public var excerpt: Excerpt
+        /// Where the clip begins and how long it is, margins included, seconds in the recording.
+        public var clipStartSeconds: Double
+        public var clipSeconds: Double
+    }
+
+    public let margin: Double
+
+    public init(margin: Double) { self.margin = margin }
+
+    /// Cuts every excerpt of one recording into `folder`, as WAV (32-bit float, the recording's own rate and channels).
+    public func cut(recordingPath: String, excerpts: [Excerpt], into folder: String) throws(AudioFileError) -> [Clip] {
+        let reader = try AudioFileReader(path: recordingPath)
+        let rate = Double(reader.format.sampleRate)
+        var clips: [Clip] = []
+        var buffer: [Float] = []
+        for (index, excerpt) in excerpts.enumerated() {
+            let first = max(0, Int64(((excerpt.startSeconds - margin) * rate).rounded(.down)))
+            let last = min(reader.format.frameCount, Int64(((excerpt.endSeconds + margin) * rate).rounded(.up)))
+            guard last > first else { continue }
+            let name = "\(Self.compact(excerpt.startUTC))_\(excerpt.classID)_\(excerpt.kind)-\(index + 1).wav"
+            let path = (folder as NSString).appendingPathComponent(name)
+            try reader.seek(toFrame: first)
+            let writer = try AudioFileWriter(path: path, sampleRate: reader.format.sampleRate, channelCount: reader.format.channelCount,
+                                             encoding: .float32)
+            var remaining = Int(last - first)
+            while remaining > 0 {
+                let got = try reader.readInterleaved(frameCount: min(remaining, 65_536), into: &buffer)
+                guard got > 0 else { break }
+                try writer.write(interleaved: Array(buffer[0..<(got * reader.format.channelCount)]))
+                remaining -= got
+            }
+            clips.append(Clip(file: name, excerpt: excerpt, clipStartSeconds: Double(first) / rate, clipSeconds: Double(last - first) / rate))
+        }
+        return clips
+    }
+
+    /// `2026-11-21T23:18:30.500Z` as `20261121T231830Z`, for file names that sort by time.
+    static func compact(_ utc: String) -> String {
+        let digits = utc.prefix(19).filter { $0.isNumber || $0 == "T" }
+        return digits + "Z"
+    }
+
+    /// The index of written clips, RFC 4180 CSV.
+    public static func index(_ clips: [(recording: String, clip: Clip)]) throws -> String {
+        try CSVText.make { writer in
+            try writer.write(row: ["file", "recording", "class", "tier", "kind", "profile", "start_utc", "start_offset_s", "end_offset_s",
+                                   "clip_start_offset_s", "clip_seconds"])
+            for (recording, clip) in clips {
+                let e = clip.excerpt
+                try writer.write(row: [clip.file, recording, e.classID, e.tier, e.kind, e.profile, e.startUTC, CSVText.number(e.startSeconds),
+                                       CSVText.number(e.endSeconds), CSVText.number(clip.clipStartSeconds), CSVText.number(clip.clipSeconds)])
+            }
+        }
+    }
+}

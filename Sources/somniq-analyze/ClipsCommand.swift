@@ -1,0 +1,87 @@
+import ArgumentParser
+import Foundation
+import SomniqAudio
+import SomniqPipeline
+import SomniqStore
+
+struct ClipsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "clips",
+        abstract: "Cut the audio of each episode or alert out of its recording, into WAV files named by time and class, with an index.csv.",
+        discussion: "The recordings are read where the database says they are; each excerpt is reached by seeking, not by decoding the night.")
+
+    @Option(help: ArgumentHelp("SQLite database to read.", valueName: "path"))
+    var db = "somniq.sqlite"
+
+    @Option(help: ArgumentHelp("Recording, by id or path (repeatable); default: every analysed recording.", valueName: "id|path"))
+    var recording: [String] = []
+
+    @Option(help: ArgumentHelp("Profile whose episodes or alerts to cut (default: balanced).", valueName: "name"))
+    var profile = "balanced"
+
+    enum What: String, ExpressibleByArgument { case episodes, alerts }
+
+    @Option(help: "Cut episodes (start to end) or alerts (the deciding window).")
+    var what: What = .episodes
+
+    @Option(name: .customLong("class"), help: ArgumentHelp("Only this class.", valueName: "name"))
+    var soundClass: String?
+
+    @Option(help: ArgumentHelp("Seconds of audio kept before and after each excerpt.", valueName: "seconds"))
+    var margin = 2.0
+
+    @Option(help: ArgumentHelp("Folder to write the clips and index.csv to.", valueName: "path"))
+    var output: String
+
+    func validate() throws {
+        if !(0...600).contains(margin) { throw ValidationError("--margin must lie in 0...600 seconds") }
+    }
+
+    func run() throws {
+        guard FileManager.default.fileExists(atPath: db) else {
+            Terminal.error("\(db): error: no such database; analyse recordings into it first, or pass --db")
+            throw ExitStatus.nothingDone
+        }
+        let store: AnalysisStore
+        do {
+            store = try AnalysisStore(path: db)
+            try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        } catch let error as StoreError {
+            Terminal.error(error.description)
+            throw ExitStatus.nothingDone
+        } catch {
+            Terminal.error("\(output): error: cannot create the folder: \(error.localizedDescription)")
+            throw ExitStatus.nothingDone
+        }
+        let cutter = ClipCutter(margin: margin)
+        var written: [(recording: String, clip: ClipCutter.Clip)] = []
+        var failures = 0
+        for id in try RecordingSelection.resolve(recording, store: store, db: db) {
+            guard let record = try store.recording(id: id) else { continue }
+            let excerpts: [ClipCutter.Excerpt]
+            switch what {
+            case .episodes:
+                excerpts = try store.episodes(recordingID: id, profile: profile).map {
+                    ClipCutter.Excerpt(classID: $0.classID, tier: $0.tier, kind: "episode", profile: $0.profile,
+                                       startSeconds: $0.startOffsetSeconds, endSeconds: $0.endOffsetSeconds, startUTC: $0.startUTC)
+                }
+            case .alerts:
+                excerpts = try store.alerts(recordingID: id, profile: profile).map {
+                    ClipCutter.Excerpt(classID: $0.classID, tier: $0.tier, kind: "alert", profile: $0.profile,
+                                       startSeconds: max(0, $0.offsetSeconds - 1), endSeconds: $0.offsetSeconds, startUTC: $0.utc)
+                }
+            }
+            let chosen = excerpts.filter { soundClass == nil || $0.classID == soundClass }
+            guard !chosen.isEmpty else { continue }
+            do {
+                written += try cutter.cut(recordingPath: record.path, excerpts: chosen, into: output).map { (record.path, $0) }
+            } catch {
+                failures += 1
+                Terminal.error("\(error.description) (recording \(id) in \(db); was the file moved? analysing it again records its new place)")
+            }
+        }
+        try ClipCutter.index(written).write(toFile: (output as NSString).appendingPathComponent("index.csv"), atomically: true, encoding: .utf8)
+        Terminal.error("wrote \(written.count) clips and index.csv to \(output)")
+        if failures > 0 { throw ExitStatus.someInputsFailed }
+    }
+}

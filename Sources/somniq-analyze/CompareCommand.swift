@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+import SomniqPipeline
+import SomniqStore
+
+struct CompareCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "compare",
+        abstract: "Run all five profiles on one recording and show them side by side.",
+        discussion: """
+            Alerts per tier and class, episodes by severity, minutes in alert, first and last alert, and what each \
+            switch to the next looser profile adds. A file is decoded once (no database needed); with --db, a \
+            recording already analysed there (by id or path) is read from its stored confidences instead.
+            """)
+
+    @Argument(help: ArgumentHelp("An audio file, or a recording id in --db.", valueName: "file-or-id"))
+    var recording: String
+
+    @Option(help: ArgumentHelp("Database to read an analysed recording from.", valueName: "path"))
+    var db: String?
+
+    @OptionGroup var modelOptions: ModelOptions
+
+    @Option(help: "Output format: table, json or csv.")
+    var format: OutputFormat = .table
+
+    func run() throws {
+        let bundle = try modelOptions.load()
+        let analyzer = RecordingAnalyzer(bundle: bundle)
+        var data: RecordingData?
+        if let db {
+            do {
+                let store = try AnalysisStore(path: db)
+                let id = try Int64(recording).flatMap { try store.recording(id: $0)?.id } ?? store.recordingID(forPath: recording)
+                if let id { data = try store.recordingData(id: id) }
+            } catch let error as StoreError {
+                Terminal.error(error.description)
+                throw ExitStatus.nothingDone
+            }
+        }
+        if data == nil {
+            guard Int64(recording) == nil || FileManager.default.fileExists(atPath: recording) else {
+                throw ValidationError("no recording \(recording) in \(db ?? "a database"); pass a file or an id from --db")
+            }
+            do {
+                data = try analyzer.analyze(path: recording)
+            } catch {
+                Terminal.error(error.description)
+                throw ExitStatus.someInputsFailed
+            }
+        }
+        guard let data else { return }
+        let comparison = ProfileComparison(data: data, results: analyzer.runProfiles(bundle.profiles.profiles, on: data))
+        switch format {
+        case .table: Terminal.output(comparison.table())
+        case .json: Terminal.output(try comparison.json())
+        case .csv: Terminal.output(try comparison.csv())
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import ArgumentParser
+import Foundation
+import SomniqPipeline
+import SomniqStore
+
+extension Exporter.Format: ExpressibleByArgument {}
+extension Exporter.What: ExpressibleByArgument {}
+
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Export stored windows, detections, alerts or episodes as JSON, CSV, Audacity labels, a Raven selection table or DCASE.",
+        discussion: """
+            json: one documented schema (fixtures/schema/export-v1.schema.json, schemaVersion 1). csv: RFC 4180 with a \
+            header row, ISO 8601 UTC times and offsets in seconds. audacity: a label track (start, end, label), importable \
+            with File > Import > Labels. raven: a selection table for Raven Pro. dcase: filename, onset, offset, \
+            event_label, scorable by sed_eval and by 'evaluate'. Alerts are points (start = end). Audacity and Raven \
+            tables hold one recording.
+            """)
+
+    @Option(help: ArgumentHelp("SQLite database to read.", valueName: "path"))
+    var db = "somniq.sqlite"
+
+    @Option(help: ArgumentHelp("Recording to export, by id or path (repeatable); default: every analysed recording.", valueName: "id|path"))
+    var recording: [String] = []
+
+    @Option(help: ArgumentHelp("Only this profile's alerts or episodes.", valueName: "name"))
+    var profile: String?
+
+    @Option(help: "What to export: windows, detections, alerts or episodes.")
+    var what: Exporter.What = .episodes
+
+    @Option(help: "json, csv, audacity, raven or dcase.")
+    var format: Exporter.Format
+
+    @Option(help: ArgumentHelp("File to write (default: stdout).", valueName: "path"))
+    var output: String?
+
+    func run() throws {
+        guard FileManager.default.fileExists(atPath: db) else {
+            Terminal.error("\(db): error: no such database; analyse recordings into it first, or pass --db")
+            throw ExitStatus.nothingDone
+        }
+        let store: AnalysisStore
+        do {
+            store = try AnalysisStore(path: db)
+        } catch {
+            Terminal.error(error.description)
+            throw ExitStatus.nothingDone
+        }
+        let ids = try RecordingSelection.resolve(recording, store: store, db: db)
+        do {
+            let text = try Exporter(store: store).export(recordings: ids, what: what, profile: profile, format: format)
+            if let output {
+                try text.write(toFile: output, atomically: true, encoding: .utf8)
+            } else {
+                Terminal.output(text)
+            }
+        } catch let error as Exporter.Error {
+            throw ValidationError(error.description.replacingOccurrences(of: "error: ", with: ""))
+        } catch let error as StoreError {
+            Terminal.error(error.description)
+            throw ExitStatus.nothingDone
+        }
+    }
+}
+
+/// `--recording ID|PATH` arguments as recording ids (every complete recording when none is given).
+enum RecordingSelection {
+    static func resolve(_ arguments: [String], store: AnalysisStore, db: String) throws -> [Int64] {
+        if arguments.isEmpty {
+            return try store.recordings().filter { $0.status == "complete" }.map(\.id)
+        }
+        return try arguments.map { argument in
+            if let id = Int64(argument), try store.recording(id: id) != nil { return id }
+            if let id = try store.recordingID(forPath: argument) { return id }
+            throw ValidationError("no analysed recording '\(argument)' in \(db); list them with 'export --what episodes --format csv'")
+        }
+    }
+}

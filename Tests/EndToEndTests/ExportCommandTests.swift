@@ -1,0 +1,109 @@
+import CSV
+import Foundation
+import SomniqEvaluation
+import Testing
+
+/// A database holding the sample night under every profile, made once for the export tests.
+enum AnalysedNight {
+    static let database: String = {
+        let path = NSTemporaryDirectory() + "somniq-export-\(ProcessInfo.processInfo.processIdentifier).sqlite"
+        if !FileManager.default.fileExists(atPath: path) {
+            _ = try? CommandRunner.run(["analyze", sampleNight, "--db", path, "--profile", "all", "--quiet"])
+        }
+        return path
+    }()
+}
+
+@Suite struct ExportCommandTests {
+    let db = AnalysedNight.database
+
+    func export(_ arguments: [String]) throws -> CommandResult {
+        let result = try CommandRunner.run(["export", "--db", db] + arguments)
+        #expect(result.status == 0, "\(arguments): \(result.stderr)")
+        return result
+    }
+
+    @Test(arguments: ["episodes", "alerts", "detections", "windows"])
+    func jsonFollowsItsSchema(what: String) throws {
+        let schema = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: CommandRunner.root + "/fixtures/schema/export-v1.schema.json")))
+        let output = try export(["--what", what, "--format", "json"])
+        let value = try JSONSerialization.jsonObject(with: Data(output.stdout.utf8))
+        let errors = JSONSchemaValidator(root: schema as! [String: Any]).validate(value)
+        #expect(errors.isEmpty, "\(errors.prefix(5))")
+        let recordings = (value as! [String: Any])["recordings"] as! [[String: Any]]
+        #expect(recordings.count == 1)
+        #expect((recordings[0][what] as! [Any]).isEmpty == false)
+        // The validator itself rejects what the schema forbids.
+        var broken = value as! [String: Any]
+        broken["schemaVersion"] = 2
+        #expect(!JSONSchemaValidator(root: schema as! [String: Any]).validate(broken).isEmpty)
+    }
+
+    @Test func dcaseScoresPerfectlyAgainstItself() throws {
+        let scratch = Scratch()
+        let table = scratch.file("balanced.tsv")
+        _ = try export(["--what", "episodes", "--profile", "balanced", "--format", "dcase", "--output", table])
+        let events = try DCASETable.parse(contentsOf: table)
+        #expect(events.count == 8)
+        let scored = try CommandRunner.run(["evaluate", sampleNight, "--labels", table, "--profile", "balanced", "--format", "json"])
+        let json = try JSONSerialization.jsonObject(with: Data(scored.stdout.utf8)) as! [String: Any]
+        let balanced = (json["profiles"] as! [[String: Any]])[0]
+        for metric in ["eventBased", "segmentBased"] {
+            let overall = (balanced[metric] as! [String: Any])["overall"] as! [String: Any]
+            #expect(overall["f1"] as? Double == 1, "\(metric)")
+        }
+    }
+
+    @Test func csvParsesBackToTheSameRows() throws {
+        let csv = try export(["--what", "episodes", "--format", "csv"]).stdout
+        #expect(csv.contains("\r\n"), "RFC 4180 line ends")
+        let reader = try CSVReader(string: csv, hasHeaderRow: true)
+        #expect(reader.headerRow?.first == "recording_id")
+        var rows: [[String: String]] = []
+        while reader.next() != nil {
+            rows.append(Dictionary(uniqueKeysWithValues: zip(reader.headerRow!, reader.currentRow!)))
+        }
+        let json = try JSONSerialization.jsonObject(with: Data(try export(["--what", "episodes", "--format", "json"]).stdout.utf8)) as! [String: Any]
+        let episodes = ((json["recordings"] as! [[String: Any]])[0]["episodes"] as! [[String: Any]])
+        #expect(rows.count == episodes.count)
+        for (row, episode) in zip(rows, episodes) {
+            #expect(row["class"] == episode["class"] as? String)
+            #expect(row["start_utc"] == episode["startUtc"] as? String)
+            // JSONSerialization on Linux may round the last digit of a parsed double; CSV keeps the shortest exact form.
+            #expect(abs(Double(row["start_offset_s"]!)! - (episode["startOffsetSeconds"] as! Double)) < 1e-12)
+            #expect(abs(Double(row["peak_confidence"]!)! - (episode["peakConfidence"] as! Double)) < 1e-12)
+            #expect(Int(row["alert_count"]!) == episode["alertCount"] as? Int)
+        }
+    }
+
+    @Test func audacityLabelsLoadBackToTheMillisecond() throws {
+        let labels = try export(["--what", "episodes", "--profile", "balanced", "--format", "audacity"]).stdout
+        let events = try AudacityLabels.parse(labels, file: "night")
+        let csv = try export(["--what", "episodes", "--profile", "balanced", "--format", "csv"]).stdout
+        let reader = try CSVReader(string: csv, hasHeaderRow: true)
+        var index = 0
+        while let row = reader.next() {
+            let start = Double(row[6])!, end = Double(row[7])!
+            #expect(abs(events[index].onset - start) < 0.0005)
+            #expect(abs(events[index].offset - end) < 0.0005)
+            #expect(events[index].label == row[3])
+            index += 1
+        }
+        #expect(index == events.count)
+    }
+
+    @Test func ravenHasItsColumns() throws {
+        let raven = try export(["--what", "alerts", "--profile", "balanced", "--format", "raven"]).stdout
+        let lines = raven.split(separator: "\n")
+        #expect(lines[0].hasPrefix("Selection\tView\tChannel\tBegin Time (s)\tEnd Time (s)\tLow Freq (Hz)\tHigh Freq (Hz)"))
+        #expect(lines.count == 12, "a header and the 11 balanced alerts")
+        #expect(lines[1].hasPrefix("1\tSpectrogram 1\t1\t"))
+        #expect(lines[1].contains("\t0\t8000\t"), "low and high frequency: 0 to Nyquist")
+    }
+
+    @Test func badRequestsAreUsageErrors() throws {
+        #expect(try CommandRunner.run(["export", "--db", db, "--what", "windows", "--format", "dcase"]).status == 64)
+        #expect(try CommandRunner.run(["export", "--db", db, "--recording", "999", "--format", "csv"]).status == 64)
+        #expect(try CommandRunner.run(["export", "--db", "/nonexistent/x.sqlite", "--format", "csv"]).status == 2)
+    }
+}
