@@ -62,13 +62,7 @@ struct AnalyzeCommand: ParsableCommand {
             throw ValidationError("--start applies to one recording, but \(files.count) were given")
         }
 
-        let store: AnalysisStore
-        do {
-            store = try AnalysisStore(path: db)
-        } catch {
-            Terminal.error(error.description)
-            throw ExitStatus.nothingDone
-        }
+        let store = try StoreOpening.open(db)
         let batch = BatchAnalyzer(analyzer: RecordingAnalyzer(bundle: bundle), store: store, profiles: profiles, jobs: jobs,
                                   reanalyze: reanalyze, explicitStart: start.flatMap(RecordingStartTime.parseISO8601))
         let interruption = SignalCatcher(signals: [SIGINT, SIGTERM]) { _ in batch.cancel() }

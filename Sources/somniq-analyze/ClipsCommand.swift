@@ -38,17 +38,9 @@ struct ClipsCommand: ParsableCommand {
     }
 
     func run() throws {
-        guard FileManager.default.fileExists(atPath: db) else {
-            Terminal.error("\(db): error: no such database; analyse recordings into it first, or pass --db")
-            throw ExitStatus.nothingDone
-        }
-        let store: AnalysisStore
+        let store = try StoreOpening.open(db, existing: true)
         do {
-            store = try AnalysisStore(path: db)
             try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
-        } catch let error as StoreError {
-            Terminal.error(error.description)
-            throw ExitStatus.nothingDone
         } catch {
             Terminal.error("\(output): error: cannot create the folder: \(error.localizedDescription)")
             throw ExitStatus.nothingDone

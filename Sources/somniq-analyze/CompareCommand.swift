@@ -29,8 +29,8 @@ struct CompareCommand: ParsableCommand {
         let analyzer = RecordingAnalyzer(bundle: bundle)
         var data: RecordingData?
         if let db {
+            let store = try StoreOpening.open(db, existing: true)
             do {
-                let store = try AnalysisStore(path: db)
                 let id = try Int64(recording).flatMap { try store.recording(id: $0)?.id } ?? store.recordingID(forPath: recording)
                 if let id { data = try store.recordingData(id: id) }
             } catch let error as StoreError {

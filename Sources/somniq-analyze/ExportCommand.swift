@@ -37,17 +37,7 @@ struct ExportCommand: ParsableCommand {
     var output: String?
 
     func run() throws {
-        guard FileManager.default.fileExists(atPath: db) else {
-            Terminal.error("\(db): error: no such database; analyse recordings into it first, or pass --db")
-            throw ExitStatus.nothingDone
-        }
-        let store: AnalysisStore
-        do {
-            store = try AnalysisStore(path: db)
-        } catch {
-            Terminal.error(error.description)
-            throw ExitStatus.nothingDone
-        }
+        let store = try StoreOpening.open(db, existing: true)
         let ids = try RecordingSelection.resolve(recording, store: store, db: db)
         do {
             let text = try Exporter(store: store).export(recordings: ids, what: what, profile: profile, format: format)
