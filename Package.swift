@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "somniq-analyze", targets: ["somniq-analyze"]),
         .executable(name: "somniq-synth", targets: ["somniq-synth"]),
         .executable(name: "somniq-fuzz", targets: ["somniq-fuzz"]),
+        .executable(name: "somniq-bench", targets: ["somniq-bench"]),
         .library(name: "SomniqPipeline", targets: ["SomniqPipeline"]),
     ],
     dependencies: [
@@ -41,6 +42,7 @@ let package = Package(
             "SomniqPipeline", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "somniq-fuzz", dependencies: ["SomniqAudio", "SomniqFeatures", "SomniqModel"]),
+        .executableTarget(name: "somniq-bench", dependencies: ["SomniqAudio", "SomniqFeatures", "SomniqModel", "SomniqPipeline"]),
         .executableTarget(name: "somniq-synth", dependencies: [
             "SomniqSynth", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
