@@ -322,20 +322,31 @@ public final class FeatureExtractor {
         for index in 0..<count { mean += levels[index] }
         mean /= Float(count)
         var syllabic: Float = 0, total: Float = 0
-        let rate = Float(AnalysisGrid.microBlocksPerSecond)
         for frequency in 1...15 {
             var re: Float = 0, im: Float = 0
-            let step = 2 * Float.pi * Float(frequency) / rate
+            let cosines = Self.modulationCosines[frequency - 1], sines = Self.modulationSines[frequency - 1]
             for index in 0..<count {
                 let value = levels[index] - mean
-                re += value * cos(step * Float(index))
-                im -= value * sin(step * Float(index))
+                re += value * cosines[index]
+                im -= value * sines[index]
             }
             let power = re * re + im * im
             total += power
             if (3...8).contains(frequency) { syllabic += power }
         }
         return total > 1e-6 ? syllabic / total : 0
+    }
+
+    /// `cos` and `sin` of 2π f m / 100 for f = 1...15 Hz and the 100 micro-blocks of a window, computed once.
+    private static let modulationCosines: [[Float]] = (1...15).map { frequency in
+        (0..<(2 * AnalysisGrid.microBlocksPerBlock)).map {
+            Float(cos(2 * Double.pi * Double(frequency) * Double($0) / Double(AnalysisGrid.microBlocksPerSecond)))
+        }
+    }
+    private static let modulationSines: [[Float]] = (1...15).map { frequency in
+        (0..<(2 * AnalysisGrid.microBlocksPerBlock)).map {
+            Float(sin(2 * Double.pi * Double(frequency) * Double($0) / Double(AnalysisGrid.microBlocksPerSecond)))
+        }
     }
 
     private func onsetStrength(count: Int) -> Float {
@@ -434,8 +445,9 @@ public final class FeatureExtractor {
         var best: Float = 0
         var bestLag = 0
         breathingEnvelope.withOrderedValues { values in
+            let (mean, variance) = Self.meanAndVariance(values)
             for lag in minimumLag...maximumLag {
-                let value = Self.normalisedAutocorrelation(values, lag: lag)
+                let value = Self.normalisedAutocorrelation(values, lag: lag, mean: mean, variance: variance)
                 breathingScores[lag - minimumLag] = value
                 if value > best { best = value; bestLag = lag }
             }
@@ -451,16 +463,20 @@ public final class FeatureExtractor {
         features[.breathingPeriodSeconds] = bestLag > 0 ? Float(bestLag) / Float(Self.envelopeRateHz) : 0
     }
 
-    /// `(Σ_t (v_t - μ)(v_t+lag - μ) / (n - lag)) / (Σ_t (v_t - μ)² / n)`; 0 for a constant sequence.
-    static func normalisedAutocorrelation(_ values: UnsafeBufferPointer<Float>, lag: Int) -> Float {
-        let count = values.count
-        guard lag < count else { return 0 }
+    /// Mean and sum of squared deviations of `values`.
+    static func meanAndVariance(_ values: UnsafeBufferPointer<Float>) -> (Float, Float) {
         var mean: Float = 0
         for value in values { mean += value }
-        mean /= Float(count)
+        mean /= Float(max(1, values.count))
         var variance: Float = 0
         for value in values { variance += (value - mean) * (value - mean) }
-        guard variance > 1e-6 * Float(count) else { return 0 }
+        return (mean, variance)
+    }
+
+    /// `(Σ_t (v_t - μ)(v_t+lag - μ) / (n - lag)) / (Σ_t (v_t - μ)² / n)`; 0 for a constant sequence.
+    static func normalisedAutocorrelation(_ values: UnsafeBufferPointer<Float>, lag: Int, mean: Float, variance: Float) -> Float {
+        let count = values.count
+        guard lag < count, variance > 1e-6 * Float(count) else { return 0 }
         var sum: Float = 0
         for index in 0..<(count - lag) { sum += (values[index] - mean) * (values[index + lag] - mean) }
         return (sum / Float(count - lag)) / (variance / Float(count))
