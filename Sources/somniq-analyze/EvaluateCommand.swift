@@ -58,13 +58,7 @@ struct EvaluateCommand: ParsableCommand {
 
     func run() throws {
         let bundle = try modelOptions.load()
-        let labelMap: LabelMap
-        do {
-            labelMap = try map.map { try LabelMap.parse(contentsOf: $0) } ?? LabelMap()
-        } catch {
-            Terminal.error("\(error)")
-            throw ExitStatus.nothingDone
-        }
+        let labelMap = try LabelMapLoading.load(map)
         let analyzer = RecordingAnalyzer(bundle: bundle)
         if let clips {
             try evaluateClips(clips, analyzer: analyzer, map: labelMap)

@@ -62,13 +62,7 @@ struct FitCommand: ParsableCommand {
 
     func run() throws {
         let baseBundle = try ModelOptions.load(base)
-        let labelMap: LabelMap
-        do {
-            labelMap = try map.map { try LabelMap.parse(contentsOf: $0) } ?? LabelMap()
-        } catch {
-            Terminal.error("\(error)")
-            throw ExitStatus.nothingDone
-        }
+        let labelMap = try LabelMapLoading.load(map)
         let builder = FitDataBuilder(analyzer: RecordingAnalyzer(bundle: baseBundle), map: labelMap)
         let dataset: FitDataset
         var failures = 0
