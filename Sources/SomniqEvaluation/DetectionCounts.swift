@@ -1,5 +1,5 @@
 /// Counts behind precision, recall, F1 and error rate, as `sed_eval` keeps them.
-public struct DetectionCounts: Equatable, Sendable, Codable {
+public struct DetectionCounts: Equatable, Sendable, Encodable {
     public var nRef = 0
     public var nSys = 0
     public var truePositives = 0
@@ -27,6 +27,25 @@ public struct DetectionCounts: Equatable, Sendable, Codable {
     /// about 10¹⁵; here that case is undefined instead.
     public var errorRate: Double? {
         nRef == 0 ? nil : Double(substitutions + deletions + insertions) / Double(nRef)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case f1, precision, recall, errorRate, substitutionRate, deletionRate, insertionRate
+        case nRef, nSys, truePositives, falsePositives, falseNegatives, substitutions, deletions, insertions
+    }
+
+    /// The counts and the scores derived from them (an undefined score is `null`).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        for (key, value) in [(CodingKeys.f1, f1), (.precision, precision), (.recall, recall), (.errorRate, errorRate),
+                             (.substitutionRate, substitutionRate), (.deletionRate, deletionRate), (.insertionRate, insertionRate)] {
+            try container.encode(value, forKey: key)
+        }
+        for (key, value) in [(CodingKeys.nRef, nRef), (.nSys, nSys), (.truePositives, truePositives), (.falsePositives, falsePositives),
+                             (.falseNegatives, falseNegatives), (.substitutions, substitutions), (.deletions, deletions),
+                             (.insertions, insertions)] {
+            try container.encode(value, forKey: key)
+        }
     }
 
     static func += (lhs: inout DetectionCounts, rhs: DetectionCounts) {

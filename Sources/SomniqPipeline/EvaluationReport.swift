@@ -41,34 +41,15 @@ public enum EvaluationReport {
     }
 
     struct Scores: Encodable {
-        struct Entry: Encodable {
-            var f1: Double?, precision: Double?, recall: Double?, errorRate: Double?
-            var substitutionRate: Double?, deletionRate: Double?, insertionRate: Double?
-            var nRef: Int, nSys: Int, truePositives: Int, falsePositives: Int, falseNegatives: Int
-            init(_ counts: DetectionCounts) {
-                f1 = counts.f1
-                precision = counts.precision
-                recall = counts.recall
-                errorRate = counts.errorRate
-                substitutionRate = counts.substitutionRate
-                deletionRate = counts.deletionRate
-                insertionRate = counts.insertionRate
-                nRef = counts.nRef
-                nSys = counts.nSys
-                truePositives = counts.truePositives
-                falsePositives = counts.falsePositives
-                falseNegatives = counts.falseNegatives
-            }
-        }
         struct Macro: Encodable { var f1: Double?, precision: Double?, recall: Double?, errorRate: Double? }
-        var overall: Entry
+        var overall: DetectionCounts
         var macro: Macro
-        var classWise: [String: Entry]
+        var classWise: [String: DetectionCounts]
         init(_ scores: DetectionScores) {
-            overall = Entry(scores.overall)
+            overall = scores.overall
             macro = Macro(f1: scores.macro(\.f1), precision: scores.macro(\.precision), recall: scores.macro(\.recall),
                           errorRate: scores.macro(\.errorRate))
-            classWise = scores.classWise.mapValues(Entry.init)
+            classWise = scores.classWise
         }
     }
 
@@ -159,7 +140,7 @@ public enum EvaluationReport {
             var rule: String
             var clips: Int, excluded: Int
             var accuracy: Double?, macroF1: Double?
-            var classWise: [String: Scores.Entry]
+            var classWise: [String: DetectionCounts]
             var confusion: Confusion
             var reliability: [Bin]
             var predictions: [Prediction]
@@ -168,7 +149,7 @@ public enum EvaluationReport {
         return try JSONOutput.encode(Output(
             rule: clipRule, clips: evaluation.clips.count, excluded: evaluation.excluded, accuracy: evaluation.accuracy,
             macroF1: evaluation.macroF1,
-            classWise: Dictionary(uniqueKeysWithValues: evaluation.scoredClasses.map { ($0, Scores.Entry(evaluation.counts(for: $0))) }),
+            classWise: Dictionary(uniqueKeysWithValues: evaluation.scoredClasses.map { ($0, evaluation.counts(for: $0)) }),
             confusion: Confusion(labels: confusion.labels, predictions: confusion.predictions, counts: confusion.counts),
             reliability: evaluation.reliability.map { Bin(confidenceFrom: $0.lower, clips: $0.clips, correct: $0.correct) },
             predictions: evaluation.clips.map {
