@@ -52,8 +52,8 @@ let package = Package(
 
         .testTarget(name: "SomniqAudioTests", dependencies: ["SomniqAudio", "SomniqSynth"]),
         .testTarget(name: "SomniqFeaturesTests", dependencies: ["SomniqFeatures", "SomniqSynth"]),
-        .testTarget(name: "SomniqModelTests", dependencies: ["SomniqModel"]),
-        .testTarget(name: "SomniqDetectionTests", dependencies: ["SomniqDetection"]),
+        .testTarget(name: "SomniqModelTests", dependencies: ["SomniqModel", "SomniqSynth"]),
+        .testTarget(name: "SomniqDetectionTests", dependencies: ["SomniqDetection", "SomniqSynth"]),
         .testTarget(name: "SomniqStoreTests", dependencies: ["SomniqStore"]),
         .testTarget(name: "SomniqEvaluationTests", dependencies: ["SomniqEvaluation"]),
         .testTarget(name: "SomniqFitTests", dependencies: ["SomniqFit"]),

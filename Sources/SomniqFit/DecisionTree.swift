@@ -60,20 +60,7 @@ public struct DecisionTree: Sendable {
         let parentImpurity = gini(positive, total)
         var best: (gain: Double, split: Split)?
         for feature in features {
-            let values = rows.map { samples[$0][feature] }.sorted()
-            // Candidates at quantiles, each moved to the middle of the gap below it, as CART does.
-            var thresholds: [Float] = []
-            for step in 1..<candidates {
-                let value = values[values.count * step / candidates]
-                var lower = 0, upper = values.count
-                while lower < upper {
-                    let middle = (lower + upper) / 2
-                    if values[middle] < value { lower = middle + 1 } else { upper = middle }
-                }
-                guard lower > 0 else { continue }
-                let threshold = (values[lower - 1] + value) / 2
-                if thresholds.last != threshold { thresholds.append(threshold) }
-            }
+            let thresholds = Self.candidateThresholds(sortedValues: rows.map { samples[$0][feature] }.sorted(), count: candidates)
             for threshold in thresholds {
                 var belowPositive = 0.0, belowTotal = 0.0
                 for row in rows where samples[row][feature] < threshold {
@@ -108,5 +95,24 @@ public struct DecisionTree: Sendable {
         }
         walk(root, [])
         return result
+    }
+
+    /// Split candidates for a feature: at `count` quantiles of its sorted values, each moved to the middle of the
+    /// gap below it (as CART does), ascending and without repeats.
+    static func candidateThresholds(sortedValues values: [Float], count: Int) -> [Float] {
+        guard !values.isEmpty else { return [] }
+        var thresholds: [Float] = []
+        for step in 1..<count {
+            let value = values[values.count * step / count]
+            var lower = 0, upper = values.count
+            while lower < upper {
+                let middle = (lower + upper) / 2
+                if values[middle] < value { lower = middle + 1 } else { upper = middle }
+            }
+            guard lower > 0 else { continue }
+            let threshold = (values[lower - 1] + value) / 2
+            if thresholds.last.map({ $0 < threshold }) ?? true { thresholds.append(threshold) }
+        }
+        return thresholds
     }
 }

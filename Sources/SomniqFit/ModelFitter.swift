@@ -2,12 +2,27 @@ import Foundation
 import SomniqFeatures
 import SomniqModel
 
-/// Fits a class's rules to labelled windows: a shallow decision tree per class against the rest, written
-/// as weighted rule paths (see `RulePath`). Everything else of the base model (tiers, adjustments, the
-/// classes without enough examples) is kept.
+/// Fits a class's rules to labelled windows, one class against the rest, by one of two methods:
+/// - `tree`: one shallow decision tree, written as weighted rule paths (see `RulePath`);
+/// - `boosted`: gradient-boosted small trees, written as a calibrated points score (see `PointsScore`); the
+///   calibration is fitted to scores of models that did not see the windows they score (grouped folds of the
+///   training clips), so that confidences match how often the class was really there.
+///
+/// Everything else of the base model (tiers, adjustments, the classes without enough examples) is kept.
 public struct ModelFitter: Sendable {
+    public enum Method: String, Sendable, CaseIterable {
+        case tree, boosted
+    }
+
     public struct Options: Sendable {
+        public var method = Method.boosted
+        /// Deepest tree (tests on one path), for either method.
         public var maxDepth = 3
+        /// Boosting rounds (trees per class) and step size.
+        public var rounds = 100
+        public var learningRate = 0.1
+        /// Grouped folds of the training clips whose held-out scores fit a boosted class's calibration.
+        public var calibrationFolds = 3
         /// Least share of the (balanced) training weight a leaf may hold.
         public var minLeafShare = 0.02
         /// Least weighted share of the class in a leaf for it to become a rule path.
@@ -32,6 +47,7 @@ public struct ModelFitter: Sendable {
         public var classID: String
         public var fitted: Bool
         public var positiveExamples: Int
+        /// Rule paths (tree) or trees (boosted).
         public var paths: Int
         public var note: String
     }
@@ -70,29 +86,87 @@ public struct ModelFitter: Sendable {
                 continue
             }
             let labels = rowClass.map(isPositive)
-            let weights = balancedWeights(labels: labels, clips: rowClip)
-            let tree = DecisionTree(samples: rows, labels: labels, weights: weights,
-                                    features: options.features.map(\.index), maxDepth: options.maxDepth,
-                                    minLeafWeight: options.minLeafShare * weights.reduce(0, +))
-            let paths = tree.branches.filter { $0.total > 0 && $0.positive / $0.total >= options.minPathWeight }.map { branch in
-                RulePath(weight: Float((branch.positive / branch.total * 1000).rounded() / 1000),
-                         all: conditions(branch.tests, softness: softness), support: branch.count)
-            }
             var fitted = definition
             fitted.all = []
             fitted.any = []
             fitted.none = []
             fitted.maxConfidence = 1
-            fitted.paths = paths
-            fitted.status = paths.isEmpty ? .unsupported : .supported
-            fitted.description = paths.isEmpty
-                ? "Fitted, but no rule separates it from the rest; confidence 0."
-                : "Fitted: a depth-\(options.maxDepth) tree against the rest on \(examples) labelled examples."
+            fitted.paths = []
+            fitted.score = nil
+            let parts: Int
+            switch options.method {
+            case .tree:
+                let weights = balancedWeights(labels: labels, clips: rowClip)
+                let tree = DecisionTree(samples: rows, labels: labels, weights: weights,
+                                        features: options.features.map(\.index), maxDepth: options.maxDepth,
+                                        minLeafWeight: options.minLeafShare * weights.reduce(0, +))
+                fitted.paths = tree.branches.filter { $0.total > 0 && $0.positive / $0.total >= options.minPathWeight }.map { branch in
+                    RulePath(weight: Float((branch.positive / branch.total * 1000).rounded() / 1000),
+                             all: conditions(branch.tests, softness: softness), support: branch.count)
+                }
+                parts = fitted.paths.count
+                fitted.description = parts == 0
+                    ? "Fitted, but no rule separates it from the rest; confidence 0."
+                    : "Fitted: a depth-\(options.maxDepth) tree against the rest on \(examples) labelled examples."
+            case .boosted:
+                fitted.score = boostedScore(rows: rows, labels: labels, clips: rowClip, dataset: dataset)
+                parts = fitted.score!.trees.count
+                fitted.description = "Fitted: \(parts) boosted trees of depth \(options.maxDepth) against the rest on \(examples) "
+                    + "labelled examples, calibrated on held-out folds."
+            }
+            fitted.status = parts == 0 ? .unsupported : .supported
             model.classes[classIndex] = fitted
-            reports.append(ClassReport(classID: definition.id, fitted: true, positiveExamples: examples, paths: paths.count,
-                                       note: paths.isEmpty ? "no separating rule" : "fitted"))
+            reports.append(ClassReport(classID: definition.id, fitted: true, positiveExamples: examples, paths: parts,
+                                       note: parts == 0 ? "no separating rule" : "fitted"))
         }
         return (model, reports)
+    }
+
+    /// A boosted points score for one class, calibrated on held-out scores of grouped folds of the clips.
+    func boostedScore(rows: [[Float]], labels: [Bool], clips rowClip: [Int], dataset: FitDataset) -> PointsScore {
+        var boosting = GradientBoosting.Options()
+        boosting.rounds = options.rounds
+        boosting.maxDepth = options.maxDepth
+        boosting.learningRate = options.learningRate
+        boosting.minLeafShare = options.minLeafShare
+        let features = options.features.map(\.index)
+        let boosted = GradientBoosting(samples: rows, labels: labels, weights: balancedWeights(labels: labels, clips: rowClip),
+                                       features: features, options: boosting)
+        // Held-out scores: each row scored by a model fitted without its clip's group.
+        let clipIDs = Array(Set(rowClip)).sorted()
+        let subset = FitDataset(clips: clipIDs.map { dataset.clips[$0] })
+        let foldOfClip = Dictionary(uniqueKeysWithValues: zip(clipIDs, subset.folds(options.calibrationFolds)))
+        let rowFold = rowClip.map { foldOfClip[$0]! }
+        var heldOut = [Double](repeating: 0, count: rows.count)
+        for fold in 0..<options.calibrationFolds {
+            let training = rows.indices.filter { rowFold[$0] != fold }
+            let trainingLabels = training.map { labels[$0] }
+            guard trainingLabels.contains(true), trainingLabels.contains(false) else {
+                for row in rows.indices where rowFold[row] == fold { heldOut[row] = boosted.score(rows[row]) }
+                continue
+            }
+            let model = GradientBoosting(samples: training.map { rows[$0] }, labels: trainingLabels,
+                                         weights: balancedWeights(labels: trainingLabels, clips: training.map { rowClip[$0] }),
+                                         features: features, options: boosting)
+            for row in rows.indices where rowFold[row] == fold { heldOut[row] = model.score(rows[row]) }
+        }
+        // Every clip weighs the same, whatever its class: confidences then match the share of clips that were right.
+        var windowsPerClip: [Int: Int] = [:]
+        for clip in rowClip { windowsPerClip[clip, default: 0] += 1 }
+        let calibration = PlattScaling.fit(scores: heldOut, labels: labels, weights: rowClip.map { 1 / Double(windowsPerClip[$0]!) })
+        return PointsScore(base: Self.rounded(Float(boosted.base)),
+                           calibration: .init(slope: Self.rounded(Float(max(calibration.slope, 1e-3))),
+                                              intercept: Self.rounded(Float(calibration.intercept))),
+                           trees: boosted.trees.map(scoreTree))
+    }
+
+    /// A grown tree as the model writes it: thresholds to four significant digits, points to 1/1000.
+    func scoreTree(_ tree: GradientBoosting.Tree) -> ScoreTree {
+        switch tree {
+        case .leaf(let value): .points(Float((value * 1000).rounded() / 1000))
+        case .split(let feature, let threshold, let below, let above):
+            .test(feature: FeatureID.allCases[feature], threshold: Self.rounded(threshold), below: scoreTree(below), above: scoreTree(above))
+        }
     }
 
     /// Weights that give every clip of a side the same total, and both sides (class, rest) half each.

@@ -4,15 +4,20 @@ import SomniqFeatures
 /// in model order. Pure and allocation-free per window.
 public struct Classifier: Sendable {
     public let model: ClassifierModel
+    /// Each class's `score`, laid out for speed.
+    private let scores: [CompiledPointsScore?]
 
-    public init(model: ClassifierModel) { self.model = model }
+    public init(model: ClassifierModel) {
+        self.model = model
+        scores = model.classes.map { $0.score.map(CompiledPointsScore.init) }
+    }
 
     public var classCount: Int { model.classes.count }
 
     /// Writes each class's confidence into `confidences` (`classCount` values).
     public func classify(_ features: FeatureVector, into confidences: UnsafeMutableBufferPointer<Float>) {
         for (index, definition) in model.classes.enumerated() {
-            confidences[index] = Self.confidence(of: definition, features)
+            confidences[index] = Self.confidence(of: definition, score: scores[index], features)
         }
     }
 
@@ -22,9 +27,11 @@ public struct Classifier: Sendable {
         return confidences
     }
 
-    static func confidence(of definition: SoundClassDefinition, _ features: FeatureVector) -> Float {
+    static func confidence(of definition: SoundClassDefinition, score points: CompiledPointsScore?,
+                           _ features: FeatureVector) -> Float {
         guard definition.status != .unsupported else { return 0 }
         var score = definition.maxConfidence
+        if let points { score *= points.confidence(features) }
         for condition in definition.all { score *= condition.membership(features[condition.feature]) }
         if !definition.any.isEmpty {
             var best: Float = 0

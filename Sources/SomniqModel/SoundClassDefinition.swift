@@ -2,13 +2,14 @@
 ///
 /// ```
 /// confidence = maxConfidence × Π membership(all) × max membership(any)
-///              × max over paths (weight × Π membership(path.all)) × (1 − max membership(none))
+///              × max over paths (weight × Π membership(path.all)) × score.confidence
+///              × (1 − max membership(none))
 /// ```
 ///
-/// where an empty `any` or `paths` counts as 1 and an empty `none` as 0. Hand-written classes use `all`,
-/// `any` and `none`; fitted classes use `paths`, each a branch of a learnt decision tree whose `weight` is
-/// the share of that branch's training windows that were this class (so a confidence is a calibrated
-/// probability where the memberships are near 1).
+/// where an empty `any` or `paths` and a missing `score` count as 1 and an empty `none` as 0. Hand-written
+/// classes use `all`, `any` and `none`. Fitted classes use either `paths`, each a branch of one learnt decision
+/// tree whose `weight` is the share of that branch's training windows that were this class, or a `score`: points
+/// summed over many small trees and calibrated (see `PointsScore`).
 public struct SoundClassDefinition: Codable, Equatable, Sendable {
     /// How far a class can be trusted with the features the model has.
     public enum Status: String, Codable, Sendable, CaseIterable {
@@ -31,12 +32,13 @@ public struct SoundClassDefinition: Codable, Equatable, Sendable {
     public var any: [Condition]
     public var none: [Condition]
     public var paths: [RulePath]
+    public var score: PointsScore?
     /// The class's own adjustment, overriding its tier's where the sound's nature calls for it.
     public var adjust: ClassAdjustment?
 
     public init(id: String, tier: AlertTier, status: Status = .supported, description: String = "",
                 maxConfidence: Float = 1, all: [Condition] = [], any: [Condition] = [], none: [Condition] = [],
-                paths: [RulePath] = [], adjust: ClassAdjustment? = nil) {
+                paths: [RulePath] = [], score: PointsScore? = nil, adjust: ClassAdjustment? = nil) {
         self.id = id
         self.tier = tier
         self.status = status
@@ -46,11 +48,12 @@ public struct SoundClassDefinition: Codable, Equatable, Sendable {
         self.any = any
         self.none = none
         self.paths = paths
+        self.score = score
         self.adjust = adjust
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, tier, status, description, maxConfidence, all, any, none, paths, adjust
+        case id, tier, status, description, maxConfidence, all, any, none, paths, score, adjust
     }
 
     public init(from decoder: any Decoder) throws {
@@ -65,14 +68,15 @@ public struct SoundClassDefinition: Codable, Equatable, Sendable {
         any = try container.decodeIfPresent([Condition].self, forKey: .any) ?? []
         none = try container.decodeIfPresent([Condition].self, forKey: .none) ?? []
         paths = try container.decodeIfPresent([RulePath].self, forKey: .paths) ?? []
+        score = try container.decodeIfPresent(PointsScore.self, forKey: .score)
         adjust = try container.decodeIfPresent(ClassAdjustment.self, forKey: .adjust)
         guard maxConfidence > 0, maxConfidence <= 1 else {
             throw DecodingError.dataCorruptedError(forKey: .maxConfidence, in: container,
                 debugDescription: "maxConfidence must lie in (0, 1]")
         }
-        if status != .unsupported, all.isEmpty, any.isEmpty, paths.isEmpty {
+        if status != .unsupported, all.isEmpty, any.isEmpty, paths.isEmpty, score == nil {
             throw DecodingError.dataCorruptedError(forKey: .all, in: container,
-                debugDescription: "a \(status.rawValue) class needs at least one condition in all, any or paths")
+                debugDescription: "a \(status.rawValue) class needs at least one condition in all, any or paths, or a score")
         }
     }
 }
@@ -89,6 +93,7 @@ extension SoundClassDefinition {
         if !all.isEmpty { try container.encode(all, forKey: .all) }
         if !any.isEmpty { try container.encode(any, forKey: .any) }
         if !paths.isEmpty { try container.encode(paths, forKey: .paths) }
+        try container.encodeIfPresent(score, forKey: .score)
         if !none.isEmpty { try container.encode(none, forKey: .none) }
         try container.encodeIfPresent(adjust, forKey: .adjust)
     }

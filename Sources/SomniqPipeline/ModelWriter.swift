@@ -1,4 +1,5 @@
 import Foundation
+import SomniqFeatures
 import SomniqFit
 import SomniqModel
 
@@ -19,11 +20,40 @@ public enum ModelWriter {
         }
         var readme = "# \(model.name) \(model.version)\n\nFitted from \(profiles.classifier.name)@\(profiles.classifier.version) "
             + "on \(clips) labelled recordings with:\n\n```\n\(command)\n```\n\n"
-            + "| class | fitted | examples | rule paths | note |\n|---|---|---|---|---|\n"
+            + "Classes not fitted keep the base model's rules. Examples are labelled clips (or events) per class; a fitted "
+            + "class has rule paths (one tree) or boosted trees (a points score; see `PointsScore` and the top-level README).\n\n"
+            + "| class | fitted | examples | rule paths or trees | note |\n|---|---|---|---|---|\n"
         for report in reports {
             readme += "| \(report.classID) | \(report.fitted ? "yes" : "no") | \(report.positiveExamples) | \(report.paths) | \(report.note) |\n"
         }
+        let scored = model.classes.filter { $0.score != nil }
+        if !scored.isEmpty {
+            readme += "\n## What each boosted class listens to\n\nThe features its trees test most (share of all tests), and its "
+                + "calibration (confidence = σ(slope × score + intercept)).\n\n| class | most tested features | slope | intercept |\n|---|---|---|---|\n"
+            for definition in scored {
+                let score = definition.score!
+                let usage = featureUsage(score.trees)
+                let total = usage.values.reduce(0, +)
+                let top = usage.sorted { ($0.value, $1.key.rawValue) > ($1.value, $0.key.rawValue) }.prefix(5)
+                    .map { "\($0.key.rawValue) \(Int((Double($0.value) / Double(total) * 100).rounded()))%" }
+                readme += "| \(definition.id) | \(top.joined(separator: ", ")) | \(score.calibration.slope) | \(score.calibration.intercept) |\n"
+            }
+        }
         if let scores, !scores.isEmpty { readme += "\n## Cross-validated scores\n\n```\n\(scores)```\n" }
         try readme.write(toFile: (folder as NSString).appendingPathComponent("README.md"), atomically: true, encoding: .utf8)
+    }
+
+    /// How many tests of `trees` look at each feature.
+    static func featureUsage(_ trees: [ScoreTree]) -> [FeatureID: Int] {
+        var usage: [FeatureID: Int] = [:]
+        func walk(_ node: ScoreTree) {
+            if case .test(let feature, _, let below, let above) = node {
+                usage[feature, default: 0] += 1
+                walk(below)
+                walk(above)
+            }
+        }
+        trees.forEach(walk)
+        return usage
     }
 }

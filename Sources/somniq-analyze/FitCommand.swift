@@ -5,14 +5,19 @@ import SomniqFit
 import SomniqModel
 import SomniqPipeline
 
+extension ModelFitter.Method: ExpressibleByArgument {}
+
 struct FitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fit",
         abstract: "Fit a model's rules to labelled audio and write it as a new model folder.",
         discussion: """
-            Each class with enough examples gets a shallow decision tree against the rest, written as weighted \
-            rule paths in model.json (readable, and editable by hand). Classes without enough examples, silence, \
-            the tiers and the profiles are taken from --base.
+            Each class with enough examples is fitted against the rest. --method boosted (the default) grows \
+            --rounds small trees of --max-depth tests by gradient boosting and writes them as a points score with \
+            a logistic calibration fitted on held-out folds, so that confidences mean what they say; --method tree \
+            writes one decision tree as weighted rule paths. Both are plain JSON in model.json, readable and \
+            editable by hand. Classes without enough examples, silence, the tiers and the profiles are taken \
+            from --base.
             Labelled clips: --clips <folder of label-named folders | manifest.tsv with path and label columns>.
             Labelled recordings: --clips <recordings> --labels <DCASE tsv | folder of Audacity label exports \
             named like the recordings>; a window takes the label of an event covering half of it.
@@ -44,8 +49,17 @@ struct FitCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Also score K-fold cross-validated predictions.", valueName: "K"))
     var crossValidate: Int?
 
-    @Option(help: "Deepest rule (tests on one path).")
+    @Option(help: "How a class is fitted: boosted (points from many small trees, calibrated) or tree (one tree as rule paths).")
+    var method: ModelFitter.Method = .boosted
+
+    @Option(help: "Deepest tree (tests on one path).")
     var maxDepth = 3
+
+    @Option(help: "Trees per class (boosted).")
+    var rounds = 100
+
+    @Option(help: "Step size of each boosted tree, (0, 1].")
+    var learningRate = 0.1
 
     @Option(help: "Fewest labelled examples (clips or events) to fit a class.")
     var minExamples = 5
@@ -57,6 +71,8 @@ struct FitCommand: ParsableCommand {
         if out == nil, crossValidate == nil { throw ValidationError("give --out to write a model, --cross-validate to score, or both") }
         if let k = crossValidate, k < 2 { throw ValidationError("--cross-validate needs at least 2 folds") }
         if !(1...6).contains(maxDepth) { throw ValidationError("--max-depth must lie in 1...6") }
+        if !(1...1000).contains(rounds) { throw ValidationError("--rounds must lie in 1...1000") }
+        if !(learningRate > 0 && learningRate <= 1) { throw ValidationError("--learning-rate must lie in (0, 1]") }
         if format == .csv { throw ValidationError("fit supports --format table or json") }
     }
 
@@ -92,7 +108,10 @@ struct FitCommand: ParsableCommand {
         guard !dataset.clips.isEmpty else { throw ValidationError("no labelled audio could be read from \(clips)") }
 
         var options = ModelFitter.Options()
+        options.method = method
         options.maxDepth = maxDepth
+        options.rounds = rounds
+        options.learningRate = learningRate
         options.minExamples = minExamples
         let fitter = ModelFitter(options: options)
         var scoresText = ""
@@ -121,7 +140,7 @@ struct FitCommand: ParsableCommand {
             Terminal.error("\(out): error: cannot write the model: \(error.localizedDescription)")
             throw ExitStatus.nothingDone
         }
-        Terminal.error("wrote \(out)/model.json: " + reports.filter { $0.fitted }.map { "\($0.classID) (\($0.paths) paths)" }.joined(separator: ", "))
+        Terminal.error("wrote \(out)/model.json: " + reports.filter { $0.fitted }.map { "\($0.classID) (\($0.paths) \(method == .tree ? "paths" : "trees"))" }.joined(separator: ", "))
         if failures > 0 { throw ExitStatus.someInputsFailed }
     }
 

@@ -12,6 +12,9 @@ struct RegressCommand: ParsableCommand {
             Bad-input fixtures have golden errors: code, message and exit status. Exit status 0 when everything \
             matches, 1 when anything differs. --update rewrites the goldens that differ and lists what changed: read \
             that list before committing them.
+            Without --model, the goldens are checked against the model they were made with: models/<name> beside \
+            the fixtures folder, <name> as the goldens record it (the shipped goldens: models/rules, the \
+            hand-written model the synthetic fixtures were designed with).
             """)
 
     @Option(help: ArgumentHelp("Fixtures folder; goldens live in its expected/ folder.", valueName: "path"))
@@ -23,7 +26,7 @@ struct RegressCommand: ParsableCommand {
     @OptionGroup var modelOptions: ModelOptions
 
     func run() throws {
-        let bundle = try modelOptions.load()
+        let bundle = try ModelOptions.load(modelOptions.model ?? goldensModel())
         let suite = RegressionSuite(fixturesFolder: fixtures, analyzer: RecordingAnalyzer(bundle: bundle))
         guard !suite.fixtures().isEmpty else { throw ValidationError("no audio fixtures found in \(fixtures)") }
         let outcomes = suite.check { Terminal.progress("regress \($0)") }
@@ -56,5 +59,21 @@ struct RegressCommand: ParsableCommand {
             Terminal.error("\(changed) fixtures differ from their goldens; if the change is intended, run 'somniq-analyze regress --update' and review the diff")
             throw ExitStatus.someInputsFailed
         }
+    }
+
+    /// The folder of the model the goldens name (`"model": "rules@0.3.0+profiles@1.0.0"` → `<fixtures>/../models/rules`),
+    /// or `nil` (the default model) when there are no goldens or the folder does not exist.
+    func goldensModel() -> String? {
+        let expected = (fixtures as NSString).appendingPathComponent("expected")
+        guard let files = FileManager.default.enumerator(atPath: expected) else { return nil }
+        for case let file as String in files where file.hasSuffix(".json") {
+            guard let data = FileManager.default.contents(atPath: (expected as NSString).appendingPathComponent(file)),
+                  let golden = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                  let tag = golden["model"] as? String, let name = tag.split(separator: "@").first else { continue }
+            let folder = (((fixtures as NSString).deletingLastPathComponent as NSString)
+                .appendingPathComponent("models") as NSString).appendingPathComponent(String(name))
+            return FileManager.default.fileExists(atPath: folder) ? folder : nil
+        }
+        return nil
     }
 }

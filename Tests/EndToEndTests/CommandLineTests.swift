@@ -129,3 +129,13 @@ let sampleNight = CommandRunner.root + "/fixtures/sample-night/sleep_recording_1
         }
     }
 }
+
+@Suite struct DefaultModelLookupTests {
+    @Test func withoutAModelTheFittedDefaultIsUsed() throws {
+        // Every other end-to-end test pins the hand-written model; this one clears that and lets the lookup run.
+        let running = try CommandRunner.start(["classes", "--format", "json"], environment: ["SOMNIQ_MODEL": ""])
+        running.waitUntilExit()
+        #expect(running.terminationStatus == 0, "\(running.stderr)")
+        #expect(running.stdout.contains("\"model\" : \"default\""), "\(running.stdout.suffix(300))")
+    }
+}

@@ -53,7 +53,10 @@ enum CommandRunner {
             process.arguments = arguments
         }
         process.currentDirectoryURL = URL(fileURLWithPath: directory ?? root)
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        // The synthetic fixtures are analysed with the hand-written model they were designed with, unless a test
+        // says otherwise (the fitted default is scored on real recordings by scripts/evaluate-devset).
+        process.environment = ProcessInfo.processInfo.environment
+            .merging(["SOMNIQ_MODEL": root + "/models/rules"]) { $1 }.merging(environment) { $1 }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))

@@ -31,7 +31,10 @@ import Testing
         let model = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/model.json"))) as! [String: Any]
         #expect(model["name"] as? String == "bedroom")
         let snoring = (model["classes"] as! [[String: Any]]).first { $0["id"] as? String == "snoring" }!
-        #expect((snoring["paths"] as? [Any])?.isEmpty == false)
+        // The default method writes boosted trees as a calibrated points score.
+        let score = try #require(snoring["score"] as? [String: Any])
+        #expect((score["trees"] as? [Any])?.count == 100)
+        #expect((score["calibration"] as? [String: Any])?["slope"] != nil)
         let readme = try String(contentsOfFile: out + "/README.md", encoding: .utf8)
         #expect(readme.contains("somniq-analyze fit --clips"))
 
@@ -46,6 +49,15 @@ import Testing
         _ = try CommandRunner.run(["fit", "--clips", clips, "--map", scratch.file("map.tsv"), "--out", again, "--name", "bedroom",
                                    "--min-examples", "3", "--max-depth", "2"])
         #expect(try Data(contentsOf: URL(fileURLWithPath: again + "/model.json")) == Data(contentsOf: URL(fileURLWithPath: out + "/model.json")))
+
+        // --method tree writes one tree as rule paths instead.
+        let tree = scratch.file("models/tree")
+        #expect(try CommandRunner.run(["fit", "--clips", clips, "--map", scratch.file("map.tsv"), "--out", tree, "--method", "tree",
+                                       "--min-examples", "3", "--max-depth", "2"]).status == 0)
+        let treeModel = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: tree + "/model.json"))) as! [String: Any]
+        let treeSnoring = (treeModel["classes"] as! [[String: Any]]).first { $0["id"] as? String == "snoring" }!
+        #expect((treeSnoring["paths"] as? [Any])?.isEmpty == false)
+        #expect(treeSnoring["score"] == nil)
     }
 
     @Test func fitsFromEventLabelledRecordingsAndAudacityLabels() throws {
@@ -72,5 +84,7 @@ import Testing
 
     @Test func needsSomethingToDo() throws {
         #expect(try CommandRunner.run(["fit", "--clips", "x"]).status == 64)
+        #expect(try CommandRunner.run(["fit", "--clips", "x", "--out", "y", "--method", "forest"]).status == 64)
+        #expect(try CommandRunner.run(["fit", "--clips", "x", "--out", "y", "--learning-rate", "0"]).status == 64)
     }
 }

@@ -2,26 +2,15 @@ import Foundation
 import SomniqDetection
 import SomniqFeatures
 import SomniqModel
+import SomniqSynth
 import Testing
 
 let defaultBundle = try! ModelBundle.load(path: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent().path + "/models/default")
 
-/// A seeded generator for the property tests (SplitMix64).
-struct Seeded: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Confidences shaped like a night: per class, bursts of random length and height over low noise.
 func generatedConfidences(windows: Int, classes: Int, seed: UInt64) -> [Float] {
-    var random = Seeded(state: seed)
+    var random = SeededGenerator(seed: seed)
     var values = [Float](repeating: 0, count: windows * classes)
     for classIndex in 0..<classes {
         var frame = 0

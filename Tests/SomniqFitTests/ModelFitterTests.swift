@@ -1,3 +1,4 @@
+import Foundation
 import SomniqFeatures
 import SomniqFit
 import SomniqModel
@@ -34,6 +35,7 @@ let baseModel = ClassifierModel(name: "base", version: "1", classes: [
 @Suite struct ModelFitterTests {
     @Test func findsTheSeparatingThreshold() throws {
         var options = ModelFitter.Options()
+        options.method = .tree
         options.maxDepth = 1
         let (model, reports) = ModelFitter(options: options).fit(thresholdDataset(), base: baseModel)
         let cough = try #require(model.classes.first { $0.id == "cough" })
@@ -60,6 +62,7 @@ let baseModel = ClassifierModel(name: "base", version: "1", classes: [
 
     @Test func learnsOtherFromClipsOfNoClass() throws {
         var options = ModelFitter.Options()
+        options.method = .tree
         options.maxDepth = 1
         let (model, _) = ModelFitter(options: options).fit(thresholdDataset(), base: baseModel)
         let other = try #require(model.classes.first { $0.id == "other" })
@@ -76,19 +79,92 @@ let baseModel = ClassifierModel(name: "base", version: "1", classes: [
         let folds = dataset.folds(5)
         for index in dataset.clips.indices where index % 6 != 0 { #expect(folds[index] == folds[index - index % 6]) }
         #expect(Set(folds).count == 5)
-        var options = ModelFitter.Options()
-        options.maxDepth = 1
-        let predictions = CrossValidation.run(dataset, folds: 5, fitter: ModelFitter(options: options), base: baseModel)
-        let correct = zip(dataset.clips, predictions).filter { clip, prediction in
-            clip.classID == "cough" ? prediction.label == "cough" : prediction.label != "cough"
-        }.count
-        #expect(correct == dataset.clips.count)
+        for method in ModelFitter.Method.allCases {
+            var options = ModelFitter.Options()
+            options.method = method
+            options.maxDepth = 1
+            options.rounds = 20
+            let predictions = CrossValidation.run(dataset, folds: 5, fitter: ModelFitter(options: options), base: baseModel)
+            let correct = zip(dataset.clips, predictions).filter { clip, prediction in
+                clip.classID == "cough" ? prediction.label == "cough" : prediction.label != "cough"
+            }.count
+            #expect(correct == dataset.clips.count, "\(method)")
+        }
     }
 
     @Test func fittingTheSameDataTwiceGivesTheSameModel() {
-        let first = ModelFitter().fit(thresholdDataset(), base: baseModel).0
-        let second = ModelFitter().fit(thresholdDataset(), base: baseModel).0
-        #expect(first == second)
+        for method in ModelFitter.Method.allCases {
+            var options = ModelFitter.Options()
+            options.method = method
+            options.rounds = 10
+            let first = ModelFitter(options: options).fit(thresholdDataset(), base: baseModel).0
+            let second = ModelFitter(options: options).fit(thresholdDataset(), base: baseModel).0
+            #expect(first == second, "\(method)")
+        }
+    }
+
+    @Test func boostingFindsTheSeparatingThresholdAndCalibratesIt() throws {
+        var options = ModelFitter.Options()
+        options.maxDepth = 1
+        options.rounds = 20
+        let (model, reports) = ModelFitter(options: options).fit(thresholdDataset(), base: baseModel)
+        let cough = try #require(model.classes.first { $0.id == "cough" })
+        let score = try #require(cough.score)
+        #expect(cough.status == .supported && cough.paths.isEmpty && cough.all.isEmpty)
+        #expect(score.trees.count == 20)
+        #expect(reports.first { $0.classID == "cough" }?.paths == 20)
+        for tree in score.trees {
+            guard case .test(let feature, let threshold, .points(let below), .points(let above)) = tree else {
+                Issue.record("expected one test per tree, got \(tree)")
+                continue
+            }
+            #expect(feature == .spectralCentroidHz)
+            #expect(threshold > 900 && threshold <= 1100, "the threshold lies in the gap between the classes: \(threshold)")
+            #expect(below < 0 && above > 0, "points for the class above the threshold, against it below")
+        }
+        // The two sides are cleanly apart in held-out data, so the calibration keeps them far apart.
+        let classifier = Classifier(model: model)
+        let coughIndex = model.classIDs.firstIndex(of: "cough")!
+        #expect(classifier.classify(FeatureVector(values: row(snr: 10, centroid: 1500)))[coughIndex] > 0.95)
+        #expect(classifier.classify(FeatureVector(values: row(snr: 10, centroid: 500)))[coughIndex] < 0.05)
+    }
+
+    @Test func deeperBoostedTreesLearnAnInteraction() {
+        // The class is "a and b on the same side of 3": one test per tree cannot express it, two can. (Exactly
+        // symmetric XOR would give a greedy first split no gain at all; real interactions are rarely that balanced.)
+        var samples: [[Float]] = [], labels: [Bool] = []
+        for index in 0..<400 {
+            let a = Float(index % 20) - 9.5, b = Float(index / 20) - 9.5
+            samples.append([a, b])
+            labels.append((a > 3) == (b > 3))
+        }
+        func accuracy(depth: Int) -> Double {
+            var options = GradientBoosting.Options()
+            options.maxDepth = depth
+            options.rounds = 30
+            let model = GradientBoosting(samples: samples, labels: labels, weights: labels.map { _ in 1 }, features: [0, 1],
+                                         options: options)
+            return Double(zip(samples, labels).filter { (model.score($0) > 0) == $1 }.count) / Double(samples.count)
+        }
+        #expect(accuracy(depth: 2) == 1)
+        #expect(accuracy(depth: 1) < 0.95, "a sum of single tests gets at best 364 of 400 right")
+    }
+
+    @Test func plattScalingRecoversAKnownLogisticMap() {
+        // At each score, the share of positives follows σ(2 s − 1).
+        var scores: [Double] = [], labels: [Bool] = []
+        for step in 0...40 {
+            let score = Double(step) / 5 - 4
+            let share: Double = 1 / (1 + exp(1 - 2 * score))
+            let positives = Int((100 * share).rounded())
+            for index in 0..<100 {
+                scores.append(score)
+                labels.append(index < positives)
+            }
+        }
+        let fit = PlattScaling.fit(scores: scores, labels: labels, weights: scores.map { _ in 1 })
+        #expect(abs(fit.slope - 2) < 0.05, "slope \(fit.slope)")
+        #expect(abs(fit.intercept + 1) < 0.05, "intercept \(fit.intercept)")
     }
 
     @Test func groupsClipsBySourceRecording() {

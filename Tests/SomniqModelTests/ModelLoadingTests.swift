@@ -1,15 +1,19 @@
 import Foundation
+import SomniqFeatures
 import SomniqModel
+import SomniqSynth
 import Testing
 
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().path
 let defaultModelPath = repositoryRoot + "/models/default"
+let rulesModelPath = repositoryRoot + "/models/rules"
 
-@Suite struct DefaultModelTests {
-    let bundle = try! ModelBundle.load(path: defaultModelPath)
+/// The shipped models: `default` (fitted) and `rules` (hand-written, its base).
+@Suite struct ShippedModelTests {
+    static let bundles = [defaultModelPath, rulesModelPath].map { try! ModelBundle.load(path: $0) }
 
-    @Test func hasEveryRequiredClassOnItsTier() {
+    @Test(arguments: bundles) func hasEveryRequiredClassOnItsTier(bundle: ModelBundle) {
         let expected: [String: AlertTier] = [
             "gasp": .critical, "screaming": .critical, "siren": .critical, "smoke_detector": .critical, "glass_breaking": .critical,
             "snoring": .high, "cough": .high, "crying_sobbing": .high, "dog_bark": .high, "thunder": .high,
@@ -21,7 +25,7 @@ let defaultModelPath = repositoryRoot + "/models/default"
         #expect(tiers == expected)
     }
 
-    @Test func profilesCarryTheReferenceNumbers() {
+    @Test(arguments: bundles) func profilesCarryTheReferenceNumbers(bundle: ModelBundle) {
         let numbers = bundle.profiles.profiles.map { [$0.uncertainty, $0.on, $0.off, $0.debounceSec, $0.cooldownSec] }
         #expect(bundle.profiles.profileNames == ["very-conservative", "conservative", "balanced", "sensitive", "very-sensitive"])
         #expect(numbers == [[0.7, 0.9, 0.7, 5, 60], [0.6, 0.8, 0.6, 3, 30], [0.4, 0.7, 0.5, 2, 15], [0.3, 0.6, 0.4, 1, 8],
@@ -29,7 +33,7 @@ let defaultModelPath = repositoryRoot + "/models/default"
         #expect(bundle.profiles.defaultProfile == "balanced")
     }
 
-    @Test func experimentalClassesCannotAlertUnderTheTwoStrictestProfiles() {
+    @Test(arguments: bundles) func experimentalClassesCannotAlertUnderTheTwoStrictestProfiles(bundle: ModelBundle) {
         let experimental = bundle.classifier.classes.enumerated().filter { $0.element.status == .experimental }
         #expect(!experimental.isEmpty)
         for profile in bundle.profiles.profiles.prefix(2) {
@@ -42,7 +46,39 @@ let defaultModelPath = repositoryRoot + "/models/default"
     }
 
     @Test func versionTagNamesModelAndProfiles() {
-        #expect(bundle.versionTag == "default@\(bundle.classifier.version)+profiles@\(bundle.profiles.version)")
+        #expect(Self.bundles[0].versionTag == "default@\(Self.bundles[0].classifier.version)+profiles@\(Self.bundles[0].profiles.version)")
+        #expect(Self.bundles[1].versionTag.hasPrefix("rules@0.3.0+"))
+    }
+
+    @Test func theDefaultIsFittedFromTheRulesAndSaysHow() throws {
+        let fitted = Self.bundles[0].classifier, rules = Self.bundles[1].classifier
+        for id in ["snoring", "speech", "crying_sobbing", "rain", "smoke_detector", "other"] {
+            let definition = try #require(fitted.classes.first { $0.id == id })
+            #expect(definition.score != nil && definition.all.isEmpty, "\(id) is fitted")
+            #expect(definition.score!.trees.allSatisfy { $0.depth <= 3 })
+        }
+        for id in ["silence", "breathing", "gasp", "siren"] {
+            #expect(fitted.classes.first { $0.id == id } == rules.classes.first { $0.id == id }, "\(id) is kept from the rules")
+        }
+        let readme = try String(contentsOfFile: defaultModelPath + "/README.md", encoding: .utf8)
+        #expect(readme.contains("somniq-analyze fit --clips ../shared/devset/MANIFEST.tsv"))
+        #expect(readme.contains("--base models/rules --out models/default"))
+    }
+
+    @Test func theFlatScoreAgreesWithTheTreesItWasLaidOutFrom() throws {
+        let model = Self.bundles[0].classifier
+        let classifier = Classifier(model: model)
+        var generator = SeededGenerator(seed: 7)
+        for _ in 0..<200 {
+            // Feature values over wide ranges, so that every branch is taken somewhere.
+            let values = (0..<FeatureID.count).map { _ in Float(generator.next() % 20_001) / 10 - 1000 }
+            let features = FeatureVector(values: values)
+            let confidences = classifier.classify(features)
+            for (index, definition) in model.classes.enumerated() {
+                guard let score = definition.score else { continue }
+                #expect(abs(confidences[index] - score.confidence(features)) < 1e-5, "\(definition.id)")
+            }
+        }
     }
 }
 
@@ -54,9 +90,11 @@ let defaultModelPath = repositoryRoot + "/models/default"
     }()
 
     /// Copies the default model, applies `edit` to one of its files' JSON, and loads it.
-    func load(editing file: String, _ edit: (inout [String: Any]) -> Void) -> Result<ModelBundle, ModelError> {
+    /// Copies a shipped model (the hand-written one unless told), applies `edit` to one of its files' JSON, and loads it.
+    func load(editing file: String, from source: String = rulesModelPath,
+              _ edit: (inout [String: Any]) -> Void) -> Result<ModelBundle, ModelError> {
         for name in [ModelBundle.modelFileName, ModelBundle.profilesFileName] {
-            var data = try! Data(contentsOf: URL(fileURLWithPath: defaultModelPath + "/" + name))
+            var data = try! Data(contentsOf: URL(fileURLWithPath: source + "/" + name))
             if name == file {
                 var object = try! JSONSerialization.jsonObject(with: data) as! [String: Any]
                 edit(&object)
@@ -82,7 +120,7 @@ let defaultModelPath = repositoryRoot + "/models/default"
     }
 
     /// Position of snoring in the default model, which these tests edit.
-    let snoringIndex = try! ModelBundle.load(path: defaultModelPath).classifier.classIDs.firstIndex(of: "snoring")!
+    let snoringIndex = try! ModelBundle.load(path: rulesModelPath).classifier.classIDs.firstIndex(of: "snoring")!
 
     func classes(_ object: inout [String: Any], _ edit: (inout [String: Any]) -> Void) {
         var classes = object["classes"] as! [[String: Any]]
@@ -90,6 +128,44 @@ let defaultModelPath = repositoryRoot + "/models/default"
         edit(&snoring)
         classes[snoringIndex] = snoring
         object["classes"] = classes
+    }
+
+    /// Edits the first tree of the fitted default model's snoring score.
+    func editFirstTree(_ edit: @escaping (inout [String: Any]) -> Void) -> Result<ModelBundle, ModelError> {
+        load(editing: "model.json", from: defaultModelPath) { object in
+            classes(&object) { snoring in
+                var score = snoring["score"] as! [String: Any]
+                var trees = score["trees"] as! [[String: Any]]
+                edit(&trees[0])
+                score["trees"] = trees
+                snoring["score"] = score
+            }
+        }
+    }
+
+    @Test func rejectsAnUnknownFeatureInAScoreTree() {
+        expectInvalid(editFirstTree { $0["feature"] = "loudness" },
+                      field: "classes[\(snoringIndex)].score.trees[0].feature", saying: "unknown feature \"loudness\"")
+    }
+
+    @Test func rejectsALeafThatAlsoTests() {
+        expectInvalid(editFirstTree { $0 = ["points": 0.5, "feature": "mfcc_2"] },
+                      field: "classes[\(snoringIndex)].score.trees[0].points", saying: "only a finite number of points")
+    }
+
+    @Test func rejectsATestWithoutABranch() {
+        expectInvalid(editFirstTree { $0.removeValue(forKey: "above") },
+                      field: "classes[\(snoringIndex)].score.trees[0].above", saying: "missing")
+    }
+
+    @Test func rejectsANonPositiveCalibrationSlope() {
+        expectInvalid(load(editing: "model.json", from: defaultModelPath) { object in
+            classes(&object) { snoring in
+                var score = snoring["score"] as! [String: Any]
+                score["calibration"] = ["slope": -1.0, "intercept": 0.0]
+                snoring["score"] = score
+            }
+        }, field: "classes[\(snoringIndex)].score.calibration", saying: "slope positive")
     }
 
     @Test func rejectsAnUnknownField() {
