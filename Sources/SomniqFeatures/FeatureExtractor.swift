@@ -25,18 +25,19 @@ public final class FeatureExtractor {
     private let peakHalfWidthBins: Int
     private let pitchLags: ClosedRange<Int>
 
-    // Scratch, reused for every sub-frame and window.
-    private var power: [Float]
-    private var magnitude: [Float]
-    private var previousMagnitude: [Float]
+    // Scratch, reused for every sub-frame and window. The per-sub-frame buffers are raw memory owned by the
+    // extractor: the hot loops then index plain pointers, with no copy-on-write check per element.
+    private let power: UnsafeMutableBufferPointer<Float>
+    private var magnitude: UnsafeMutableBufferPointer<Float>
+    private var previousMagnitude: UnsafeMutableBufferPointer<Float>
     private var hasPreviousSubframe = false
     private var windowPower: [Float]
     private var autocorrelation: [Float]
     private var breathingScores = [Float](repeating: 0, count: 8 * FeatureExtractor.envelopeRateHz + 1)
     private let melFilters: MelFilterbank
-    private var melEnergy: [Float]
-    private var logMel: [Float]
-    private var previousLogMel: [Float]
+    private let melEnergy: UnsafeMutableBufferPointer<Float>
+    private var logMel: UnsafeMutableBufferPointer<Float>
+    private var previousLogMel: UnsafeMutableBufferPointer<Float>
     private var windowLogMel = [Float](repeating: 0, count: FeatureExtractor.melBands)
     static let melBands = 24
     private var levels = [Float](repeating: 0, count: 2 * AnalysisGrid.microBlocksPerBlock)
@@ -91,17 +92,26 @@ public final class FeatureExtractor {
         }
         windowAutocorrelation = windowAC
 
-        power = [Float](repeating: 0, count: bins)
-        magnitude = [Float](repeating: 0, count: bins)
-        previousMagnitude = [Float](repeating: 0, count: bins)
+        func zeroed(_ count: Int) -> UnsafeMutableBufferPointer<Float> {
+            let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: count)
+            buffer.initialize(repeating: 0)
+            return buffer
+        }
+        power = zeroed(bins)
+        magnitude = zeroed(bins)
+        previousMagnitude = zeroed(bins)
         windowPower = [Float](repeating: 0, count: bins)
         autocorrelation = [Float](repeating: 0, count: fftSize)
         melFilters = MelFilterbank(bands: Self.melBands, lowHz: 50, highHz: 4000, binHz: binHz, binCount: bins)
-        melEnergy = [Float](repeating: 0, count: Self.melBands)
-        logMel = [Float](repeating: 0, count: Self.melBands)
-        previousLogMel = [Float](repeating: 0, count: Self.melBands)
+        melEnergy = zeroed(Self.melBands)
+        logMel = zeroed(Self.melBands)
+        previousLogMel = zeroed(Self.melBands)
         blocks = [BlockSummary(binCount: bins, melBands: Self.melBands), BlockSummary(binCount: bins, melBands: Self.melBands)]
         breathingEnvelope = RingBuffer(capacity: Self.envelopeHistory)
+    }
+
+    deinit {
+        for buffer in [power, magnitude, previousMagnitude, melEnergy, logMel, previousLogMel] { buffer.deallocate() }
     }
 
     /// Consumes the next block (`grid.blockLength` samples; fewer only for the file's last block).
@@ -169,22 +179,21 @@ public final class FeatureExtractor {
     }
 
     private func analyzeSubframe(_ frame: UnsafeBufferPointer<Float>, into block: inout BlockSummary) {
-        hann.withUnsafeBufferPointer { window in
-            power.withUnsafeMutableBufferPointer { power in
-                analyzer.powerSpectrum(frame: frame, window: window, into: power)
-            }
-        }
+        let power = self.power, magnitude = self.magnitude, previousMagnitude = self.previousMagnitude
+        hann.withUnsafeBufferPointer { window in analyzer.powerSpectrum(frame: frame, window: window, into: power) }
         let bins = power.count
+        block.powerSum.withUnsafeMutableBufferPointer { sum in
+            for bin in 0..<bins { sum[bin] += power[bin] }
+        }
+        // Each sum adds the same values in the same order as one combined loop would, so results are unchanged.
         var total: Float = 0
         var peakBin = minBin
-        var envelopeEnergy: Float = 0
-        for bin in 0..<bins {
-            block.powerSum[bin] += power[bin]
-            guard bin >= minBin else { continue }
+        for bin in minBin..<bins {
             total += power[bin]
             if power[bin] > power[peakBin] { peakBin = bin }
-            if bin < envelopeBandEndBin { envelopeEnergy += power[bin] }
         }
+        var envelopeEnergy: Float = 0
+        for bin in minBin..<max(minBin, envelopeBandEndBin) { envelopeEnergy += power[bin] }
 
         var peakEnergy: Float = 0
         for bin in max(minBin, peakBin - peakHalfWidthBins)...min(bins - 1, peakBin + peakHalfWidthBins) {
@@ -203,25 +212,28 @@ public final class FeatureExtractor {
             rise += max(0, value - previousMagnitude[bin])
         }
         if hasPreviousSubframe, magnitudeSum > 0 { block.fluxSum += min(1, rise / magnitudeSum) }
-        swap(&magnitude, &previousMagnitude)
+        swap(&self.magnitude, &self.previousMagnitude)
 
-        melFilters.apply(power, into: &melEnergy)
+        melFilters.apply(UnsafeBufferPointer(power), into: melEnergy)
+        let logMel = self.logMel, previousLogMel = self.previousLogMel
         var change: Float = 0
-        for band in 0..<Self.melBands {
-            logMel[band] = log(melEnergy[band] + 1e-10)
-            block.logMelSum[band] += logMel[band]
-            change += abs(logMel[band] - previousLogMel[band])
+        block.logMelSum.withUnsafeMutableBufferPointer { logMelSum in
+            for band in 0..<Self.melBands {
+                logMel[band] = log(melEnergy[band] + 1e-10)
+                logMelSum[band] += logMel[band]
+                change += abs(logMel[band] - previousLogMel[band])
+            }
         }
         if hasPreviousSubframe {
             block.melFluxSum += change / Float(Self.melBands)
             block.melFluxCount += 1
         }
         for k in 0..<4 {
-            let value = melFilters.coefficient(k + 1, of: logMel)
+            let value = melFilters.coefficient(k + 1, of: UnsafeBufferPointer(logMel))
             block.cepstrumSum[k] += value
             block.cepstrumSquares[k] += value * value
         }
-        swap(&logMel, &previousLogMel)
+        swap(&self.logMel, &self.previousLogMel)
         hasPreviousSubframe = true
         block.subframeCount += 1
 

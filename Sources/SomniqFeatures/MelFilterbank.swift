@@ -44,21 +44,25 @@ struct MelFilterbank {
     }
 
     /// Band energies of `power` (zero where a band has no bins, as at a rate too low for it).
-    func apply(_ power: [Float], into energy: inout [Float]) {
+    func apply(_ power: UnsafeBufferPointer<Float>, into energy: UnsafeMutableBufferPointer<Float>) {
         for band in 0..<bands { energy[band] = 0 }
         guard firstBin <= lastBin else { return }
-        for (offset, contribution) in contributions.enumerated() {
-            let value = power[firstBin + offset]
-            energy[contribution.first] += contribution.firstWeight * value
-            energy[contribution.second] += contribution.secondWeight * value
+        contributions.withUnsafeBufferPointer { contributions in
+            for (offset, contribution) in contributions.enumerated() {
+                let value = power[firstBin + offset]
+                energy[contribution.first] += contribution.firstWeight * value
+                energy[contribution.second] += contribution.secondWeight * value
+            }
         }
     }
 
     /// Cepstral coefficient `k` (1...12) of one set of log mel energies.
-    func coefficient(_ k: Int, of logMel: [Float]) -> Float {
-        var sum: Float = 0
-        for m in 0..<bands { sum += dct[k - 1][m] * logMel[m] }
-        return sum
+    func coefficient(_ k: Int, of logMel: UnsafeBufferPointer<Float>) -> Float {
+        dct[k - 1].withUnsafeBufferPointer { row in
+            var sum: Float = 0
+            for m in 0..<bands { sum += row[m] * logMel[m] }
+            return sum
+        }
     }
 
     /// Writes `mfcc_1`…`mfcc_12` from mean log mel energies.
