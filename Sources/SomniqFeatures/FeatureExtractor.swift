@@ -145,14 +145,29 @@ public final class FeatureExtractor {
         block.reset()
         block.sampleCount = samples.count
         block.isComplete = complete
-        var sumSquares = 0.0
-        var peak: Float = 0
+        // Four independent running sums and peaks, so that consecutive samples do not wait on each other's
+        // additions; a crossing is counted without a branch (noise would mispredict half of them).
+        var s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0
+        var p0: Float = 0, p1: Float = 0, p2: Float = 0, p3: Float = 0
         var crossings = 0
         var previous = lastSample
-        for sample in samples {
+        let quads = samples.count / 4
+        for quad in 0..<quads {
+            let base = 4 * quad
+            let v0 = samples[base], v1 = samples[base + 1], v2 = samples[base + 2], v3 = samples[base + 3]
+            s0 += Double(v0 * v0); s1 += Double(v1 * v1); s2 += Double(v2 * v2); s3 += Double(v3 * v3)
+            p0 = max(p0, abs(v0)); p1 = max(p1, abs(v1)); p2 = max(p2, abs(v2)); p3 = max(p3, abs(v3))
+            crossings += ((v0 < 0) != (previous < 0) ? 1 : 0) + ((v1 < 0) != (v0 < 0) ? 1 : 0)
+                + ((v2 < 0) != (v1 < 0) ? 1 : 0) + ((v3 < 0) != (v2 < 0) ? 1 : 0)
+            previous = v3
+        }
+        var sumSquares = (s0 + s1) + (s2 + s3)
+        var peak = max(max(p0, p1), max(p2, p3))
+        for index in (4 * quads)..<samples.count {
+            let sample = samples[index]
             sumSquares += Double(sample * sample)
             peak = max(peak, abs(sample))
-            if (sample < 0) != (previous < 0) { crossings += 1 }
+            crossings += (sample < 0) != (previous < 0) ? 1 : 0
             previous = sample
         }
         lastSample = previous
