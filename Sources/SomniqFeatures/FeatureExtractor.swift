@@ -218,15 +218,28 @@ public final class FeatureExtractor {
         block.tonalitySum += tonality
         if tonality >= 0.5 { block.tonalSubframes += 1 }
 
-        var rise: Float = 0
-        var magnitudeSum: Float = 0
-        for bin in minBin..<bins {
+        // Two interleaved partial sums each, so that the additions of neighbouring bins do not wait on each other.
+        var rise: (Float, Float) = (0, 0)
+        var magnitudeSums: (Float, Float) = (0, 0)
+        var bin = minBin
+        while bin + 2 <= bins {
+            let first = power[bin].squareRoot(), second = power[bin + 1].squareRoot()
+            magnitude[bin] = first
+            magnitude[bin + 1] = second
+            magnitudeSums.0 += first
+            magnitudeSums.1 += second
+            rise.0 += max(0, first - previousMagnitude[bin])
+            rise.1 += max(0, second - previousMagnitude[bin + 1])
+            bin += 2
+        }
+        if bin < bins {
             let value = power[bin].squareRoot()
             magnitude[bin] = value
-            magnitudeSum += value
-            rise += max(0, value - previousMagnitude[bin])
+            magnitudeSums.0 += value
+            rise.0 += max(0, value - previousMagnitude[bin])
         }
-        if hasPreviousSubframe, magnitudeSum > 0 { block.fluxSum += min(1, rise / magnitudeSum) }
+        let magnitudeSum = magnitudeSums.0 + magnitudeSums.1
+        if hasPreviousSubframe, magnitudeSum > 0 { block.fluxSum += min(1, (rise.0 + rise.1) / magnitudeSum) }
         swap(&self.magnitude, &self.previousMagnitude)
 
         melFilters.apply(UnsafeBufferPointer(power), into: melEnergy)
