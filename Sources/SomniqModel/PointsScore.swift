@@ -132,14 +132,18 @@ public indirect enum ScoreTree: Codable, Equatable, Sendable {
     }
 }
 
-/// A `PointsScore` laid out flat for speed: the classifier walks arrays instead of nested enums.
+/// A `PointsScore` laid out flat for speed: the classifier walks one array of nodes instead of nested enums.
 struct CompiledPointsScore: Sendable {
-    /// Per node: the feature index tested, or -1 for a leaf.
-    private var feature: [Int32] = []
-    /// Per node: the threshold, or the leaf's points.
-    private var value: [Float] = []
-    /// Per test node: the index of its `above` child (its `below` child follows it directly).
-    private var above: [Int32] = []
+    struct Node: Sendable {
+        /// The feature index tested, or -1 for a leaf.
+        var feature: Int32
+        /// For a test: the index of its `above` child (its `below` child follows it directly).
+        var above: Int32
+        /// The threshold of a test, or the points of a leaf.
+        var value: Float
+    }
+
+    private var nodes: [Node] = []
     private var roots: [Int32] = []
     let base: Float
     let calibration: PointsScore.Calibration
@@ -148,40 +152,36 @@ struct CompiledPointsScore: Sendable {
         base = score.base
         calibration = score.calibration
         for tree in score.trees {
-            roots.append(Int32(feature.count))
+            roots.append(Int32(nodes.count))
             append(tree)
         }
     }
 
-    private mutating func append(_ node: ScoreTree) {
-        let index = feature.count
-        switch node {
+    private mutating func append(_ tree: ScoreTree) {
+        let index = nodes.count
+        switch tree {
         case .points(let points):
-            feature.append(-1)
-            value.append(points)
-            above.append(-1)
-        case .test(let tested, let threshold, let below, let aboveNode):
-            feature.append(Int32(tested.index))
-            value.append(threshold)
-            above.append(-1)
+            nodes.append(Node(feature: -1, above: -1, value: points))
+        case .test(let feature, let threshold, let below, let above):
+            nodes.append(Node(feature: Int32(feature.index), above: -1, value: threshold))
             append(below)
-            above[index] = Int32(feature.count)
-            append(aboveNode)
+            nodes[index].above = Int32(nodes.count)
+            append(above)
         }
     }
 
     func confidence(_ features: FeatureVector) -> Float {
         var score = base
-        feature.withUnsafeBufferPointer { feature in
-            value.withUnsafeBufferPointer { value in
-                above.withUnsafeBufferPointer { above in
-                    for root in roots {
-                        var node = Int(root)
-                        while feature[node] >= 0 {
-                            node = features.values[Int(feature[node])] < value[node] ? node + 1 : Int(above[node])
-                        }
-                        score += value[node]
+        features.values.withUnsafeBufferPointer { values in
+            nodes.withUnsafeBufferPointer { nodes in
+                for root in roots {
+                    var node = nodes[Int(root)]
+                    var index = Int(root)
+                    while node.feature >= 0 {
+                        index = values[Int(node.feature)] < node.value ? index + 1 : Int(node.above)
+                        node = nodes[index]
                     }
+                    score += node.value
                 }
             }
         }
