@@ -67,11 +67,18 @@ public final class SpectralFrameAnalyzer {
         for index in 0..<fftSize { output[index] = timeBuffer[index] }
     }
 
-    /// The smallest power of two that is at least `length`.
+    /// The smallest size of the form 2^a·3^b (a ≥ 3) that is at least `length`: FFTW transforms these as fast
+    /// per point as powers of two, and at 44.1 kHz (2 × 2,756-sample frames) 5,832 points do instead of 8,192.
     public static func fftSize(atLeast length: Int) -> Int {
-        var size = 8
-        while size < length { size *= 2 }
-        return size
+        var best = Int.max
+        var powerOfThree = 1
+        while powerOfThree < 2 * max(length, 8) {
+            var size = 8 * powerOfThree
+            while size < length { size *= 2 }
+            best = min(best, size)
+            powerOfThree *= 3
+        }
+        return best
     }
 
     /// A periodic Hann window of `length` samples.
