@@ -3,6 +3,10 @@ import Foundation
 /// Float arrays as BLOBs: float32, little-endian, no header.
 public enum FloatBlob {
     public static func encode<Values: Collection>(_ values: Values) -> Data where Values.Element == Float {
+        // Contiguous values on a little-endian machine are already the blob: one copy, no per-value append.
+        if Int(littleEndian: 1) == 1, let data = values.withContiguousStorageIfAvailable({ Data(buffer: $0) }) {
+            return data
+        }
         var data = Data(capacity: values.count * 4)
         for value in values {
             withUnsafeBytes(of: value.bitPattern.littleEndian) { data.append(contentsOf: $0) }
