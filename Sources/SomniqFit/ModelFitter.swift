@@ -34,7 +34,7 @@ public struct ModelFitter: Sendable {
         /// Features the trees may use: level and context features are left out, since absolute levels depend on
         /// the recorder's gain and short clips have no context.
         public var features: [FeatureID] = FeatureID.allCases.filter {
-            ![.rmsDbfs, .peakDbfs, .noiseFloorDbfs, .breathingPeriodicity, .breathingPeriodSeconds, .precedingQuietSeconds].contains($0)
+            ![.rmsDbfs, .peakDbfs, .noiseFloorDbfs, .snrDb, .activeFraction, .breathingPeriodicity, .breathingPeriodSeconds, .precedingQuietSeconds].contains($0)
         }
         /// Classes never fitted (their hand-written rules stay).
         public var keep: Set<String> = ["silence"]
