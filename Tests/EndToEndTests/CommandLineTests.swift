@@ -138,4 +138,27 @@ let sampleNight = CommandRunner.root + "/fixtures/sample-night/sleep_recording_1
         #expect(running.terminationStatus == 0, "\(running.stderr)")
         #expect(running.stdout.contains("\"model\" : \"default\""), "\(running.stdout.suffix(300))")
     }
+
+    @Test func theFittedDefaultRaisesTheSampleNightsSmokeAlarmAndNothingCriticalElse() throws {
+        // The default is fitted on real clips; of the synthetic night's sounds, the smoke alarm is the one a
+        // sleeper must never miss, and a critical alert at any other time would wake them for nothing.
+        let scratch = Scratch()
+        let db = scratch.file("default.sqlite")
+        let running = try CommandRunner.start(["analyze", sampleNight, "--db", db, "--quiet"], environment: ["SOMNIQ_MODEL": ""])
+        running.waitUntilExit()
+        #expect(running.terminationStatus == 0, "\(running.stderr)")
+        let queue = try DatabaseQueue(path: db)
+        try queue.read { db in
+            #expect(try String.fetchOne(db, sql: "SELECT model_name || ' ' || model_version FROM recordings") == "default 1.0.0")
+            // The scripted gasp (88 s, a hand-written class) and the smoke alarm (150–166 s): nothing else.
+            let critical = try Row.fetchAll(db, sql: """
+                SELECT class_id, start_offset_s, end_offset_s FROM episodes WHERE profile = 'balanced' AND tier = 'critical'
+                ORDER BY start_offset_s
+                """)
+            #expect(critical.map { $0["class_id"] as String } == ["gasp", "smoke_detector"], "\(critical)")
+            let alarm = critical.last
+            let start: Double = alarm?["start_offset_s"] ?? 0, end: Double = alarm?["end_offset_s"] ?? 0
+            #expect(start >= 148 && start <= 152 && end >= 160 && end <= 168, "the alarm sounds 150–166 s: \(start)–\(end)")
+        }
+    }
 }
