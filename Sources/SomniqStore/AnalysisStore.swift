@@ -14,9 +14,10 @@ public final class AnalysisStore: Sendable {
 
     /// Opens (creating if needed) the database at `path` and brings its schema up to date.
     ///
-    /// Two processes creating the same database at once race on switching it to WAL and on the first
-    /// migration; the loser sees "database is locked" or a table that "already exists". Both are retried for
-    /// a while: by then the winner has finished and the schema is simply up to date.
+    /// Two processes creating or upgrading the same database at once race on switching it to WAL and on the
+    /// migrations (GRDB reads which are applied before running each in its own transaction); the loser sees
+    /// "database is locked", a table that "already exists" or a "duplicate column name". All are retried for a
+    /// while: by then the winner has finished and the schema is simply up to date.
     public init(path: String) throws(StoreError) {
         self.path = path
         var configuration = Configuration()
@@ -32,7 +33,7 @@ public final class AnalysisStore: Sendable {
             } catch {
                 attempt += 1
                 let message = Self.reason(error)
-                let racing = message.contains("locked") || message.contains("busy") || message.contains("already exists")
+                let racing = ["locked", "busy", "already exists", "duplicate column name"].contains { message.contains($0) }
                 guard racing, attempt < 100 else { throw .cannotOpen(path: path, reason: message) }
                 Thread.sleep(forTimeInterval: 0.05 + 0.01 * Double(attempt % 7))
             }

@@ -208,13 +208,31 @@ struct DatabaseCheck {
         let second = try CommandRunner.start(["analyze"] + files.reversed() + ["--db", db, "--jobs", "1", "--profile", "all"])
         first.waitUntilExit()
         second.waitUntilExit()
-        #expect(first.terminationStatus == 0)
-        #expect(second.terminationStatus == 0)
+        #expect(first.terminationStatus == 0, "\(first.stderr)")
+        #expect(second.terminationStatus == 0, "\(second.stderr)")
         for process in [first, second] { #expect(!process.stderr.contains("locked"), "\(process.stderr)") }
         let check = try DatabaseCheck(db)
         #expect(try check.count("SELECT COUNT(*) FROM recordings") == files.count)
         #expect(try check.count("SELECT COUNT(*) FROM profile_runs") == files.count * 5)
         #expect(try check.integrity() == "ok")
+    }
+
+    @Test func twoProcessesCreatingOneDatabaseBothSucceed() throws {
+        // Both race through creating the file, switching it to WAL and every migration; this once failed with
+        // "duplicate column name" a few times in a hundred. Twelve fresh databases make a regression likely to show.
+        let scratch = Scratch()
+        let clip = scratch.file("clip.wav")
+        #expect(try CommandRunner.run(["signal", "snore", "--seconds", "1", "--output", clip], product: "somniq-synth").status == 0)
+        for round in 0..<12 {
+            let db = scratch.file("fresh-\(round).sqlite")
+            let first = try CommandRunner.start(["analyze", clip, "--db", db, "--quiet"])
+            let second = try CommandRunner.start(["analyze", clip, "--db", db, "--quiet"])
+            first.waitUntilExit()
+            second.waitUntilExit()
+            #expect(first.terminationStatus == 0, "round \(round): \(first.stderr)")
+            #expect(second.terminationStatus == 0, "round \(round): \(second.stderr)")
+            #expect(try DatabaseCheck(db).count("SELECT COUNT(*) FROM recordings") == 1)
+        }
     }
 
     @Test func oddButValidFilesWork() throws {
