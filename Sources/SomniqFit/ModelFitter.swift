@@ -151,9 +151,8 @@ public struct ModelFitter: Sendable {
             for row in rows.indices where rowFold[row] == fold { heldOut[row] = model.score(rows[row]) }
         }
         // Every clip weighs the same, whatever its class: confidences then match the share of clips that were right.
-        var windowsPerClip: [Int: Int] = [:]
-        for clip in rowClip { windowsPerClip[clip, default: 0] += 1 }
-        let calibration = PlattScaling.fit(scores: heldOut, labels: labels, weights: rowClip.map { 1 / Double(windowsPerClip[$0]!) })
+        let windows = Self.windowsPerClip(rowClip)
+        let calibration = PlattScaling.fit(scores: heldOut, labels: labels, weights: rowClip.map { 1 / Double(windows[$0]!) })
         return PointsScore(base: Self.rounded(Float(boosted.base)),
                            calibration: .init(slope: Self.rounded(Float(max(calibration.slope, 1e-3))),
                                               intercept: Self.rounded(Float(calibration.intercept))),
@@ -169,10 +168,14 @@ public struct ModelFitter: Sendable {
         }
     }
 
+    /// How many training windows each clip contributes.
+    static func windowsPerClip(_ clips: [Int]) -> [Int: Int] {
+        clips.reduce(into: [:]) { $0[$1, default: 0] += 1 }
+    }
+
     /// Weights that give every clip of a side the same total, and both sides (class, rest) half each.
     func balancedWeights(labels: [Bool], clips: [Int]) -> [Double] {
-        var windowsPerClip: [Int: Int] = [:]
-        for clip in clips { windowsPerClip[clip, default: 0] += 1 }
+        let windowsPerClip = Self.windowsPerClip(clips)
         var clipsPerSide = [false: Set<Int>(), true: Set<Int>()]
         for (label, clip) in zip(labels, clips) { clipsPerSide[label]!.insert(clip) }
         return zip(labels, clips).map { label, clip in
