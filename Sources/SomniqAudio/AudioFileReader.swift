@@ -12,6 +12,9 @@ public final class AudioFileReader {
     public let format: AudioFormatInfo
     private let handle: OpaquePointer
     private var interleaved: [Float] = []
+    /// Whether the file's samples are 8- or 16-bit integers, read (and hashed) as 16-bit ones.
+    private let readsIntegers: Bool
+    private var integers: [Int16] = []
     private var framesRead: Int64 = 0
     private var digest = SHA256()
     /// Largest sample magnitude taken for audio (full scale is 1).
@@ -56,6 +59,7 @@ public final class AudioFileReader {
         }
         self.handle = handle
         self.format = format
+        readsIntegers = Self.integerSubformats.contains(Int(info.format) & Int(SF_FORMAT_SUBMASK))
         withUnsafeBytes(of: (Int64(format.sampleRate).littleEndian, Int64(format.channelCount).littleEndian,
                              format.frameCount.littleEndian)) { digest.update(bufferPointer: $0) }
     }
@@ -91,7 +95,9 @@ public final class AudioFileReader {
         guard wanted > 0 else { return 0 }
         let channels = format.channelCount
         let got: Int
-        if channels == 1 {
+        if readsIntegers {
+            got = readIntegers(wanted, into: output)
+        } else if channels == 1 {
             got = Int(sf_readf_float(handle, output.baseAddress, sf_count_t(wanted)))
             digest.update(bufferPointer: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: output[0..<max(0, got)])))
         } else {
@@ -116,12 +122,39 @@ public final class AudioFileReader {
             throw .truncated(path: path, expectedFrames: format.frameCount, readFrames: framesRead + Int64(got))
         }
         // NaN, infinities and magnitudes no recorder produces (here 80 dB above full scale) are corruption; the
-        // last would also overflow the features' sums of squares.
-        for index in 0..<got where !(abs(output[index]) <= Self.largestPlausibleSample) {
+        // last would also overflow the features' sums of squares. Integers are always in range.
+        for index in 0..<got where !readsIntegers && !(abs(output[index]) <= Self.largestPlausibleSample) {
             throw .nonFiniteSamples(path: path, atSeconds: Double(framesRead + Int64(index)) / Double(format.sampleRate))
         }
         framesRead += Int64(got)
         return got
+    }
+
+    /// libsndfile's 16-bit integer read of an 8- or 16-bit file is exact, and its float read is that integer
+    /// times 2⁻¹⁵; reading integers and scaling them here gives the same floats, and hashes half the bytes.
+    private static let integerSubformats: Set<Int> = [Int(SF_FORMAT_PCM_S8), Int(SF_FORMAT_PCM_U8), Int(SF_FORMAT_PCM_16)]
+    private static let integerScale: Float = 1 / 32_768
+
+    private func readIntegers(_ wanted: Int, into output: UnsafeMutableBufferPointer<Float>) -> Int {
+        let channels = format.channelCount
+        if integers.count < wanted * channels { integers = [Int16](repeating: 0, count: wanted * channels) }
+        return integers.withUnsafeMutableBufferPointer { buffer in
+            let got = max(0, Int(sf_readf_short(handle, buffer.baseAddress, sf_count_t(wanted))))
+            digest.update(bufferPointer: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[0..<(got * channels)])))
+            let scale = Self.integerScale
+            if channels == 1 {
+                for index in 0..<got { output[index] = Float(buffer[index]) * scale }
+            } else {
+                let mix = 1 / Float(channels)
+                for frame in 0..<got {
+                    var sum: Float = 0
+                    let base = frame * channels
+                    for channel in 0..<channels { sum += Float(buffer[base + channel]) * scale }
+                    output[frame] = sum * mix
+                }
+            }
+            return got
+        }
     }
 
     /// Reads up to `frameCount` frames as they are stored, channels interleaved (no mix-down): for cutting
@@ -148,9 +181,10 @@ public final class AudioFileReader {
     }
 
     /// SHA-256 (hex) of the audio itself: the sample rate, channel count and frame count, then every sample as
-    /// libsndfile decodes it (interleaved float32, native byte order). Equal for the same audio in another
-    /// container, a renamed or moved file, or a file whose metadata changed. Available once every frame has
-    /// been read in order (`nil` before, or after a seek).
+    /// libsndfile decodes it, interleaved, in native byte order: as 16-bit integers for 8- and 16-bit PCM, as
+    /// float32 for every other encoding. Equal for the same audio in another container (16-bit WAV, CAF, FLAC
+    /// or AIFF alike), a renamed or moved file, or a file whose metadata changed. Available once every frame
+    /// has been read in order (`nil` before, or after a seek).
     public var contentSHA256: String? {
         guard digestValid, framesRead == format.frameCount else { return nil }
         return digest.finalize().map { String(format: "%02x", $0) }.joined()

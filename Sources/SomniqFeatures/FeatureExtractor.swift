@@ -14,6 +14,8 @@ public final class FeatureExtractor {
 
     public let grid: AnalysisGrid
     private let analyzer: SpectralFrameAnalyzer
+    /// Points of each sub-frame's transform (the sub-frame zero-padded): `sampleRate / fftSize` Hz a bin.
+    public var fftSize: Int { analyzer.fftSize }
     private let hann: [Float]
     /// Normalised autocorrelation of the Hann window, to undo its taper in `harmonicity`.
     private let windowAutocorrelation: [Float]
@@ -67,7 +69,11 @@ public final class FeatureExtractor {
     public init(sampleRate: Int) {
         grid = AnalysisGrid(sampleRate: sampleRate)
         let frameLength = grid.subframeLength
-        let fftSize = SpectralFrameAnalyzer.fftSize(atLeast: 2 * frameLength)
+        let lowestLag = Int((Double(sampleRate) / 500).rounded(.up))
+        let highestLag = min(Int(Double(sampleRate) / 60), frameLength / 2)
+        // The pitch search reads the autocorrelation up to `highestLag + 1`; a circular one of `fftSize` points
+        // is the true one wherever `lag + frameLength <= fftSize`, so that much padding and no more.
+        let fftSize = SpectralFrameAnalyzer.fftSize(atLeast: frameLength + highestLag + 1)
         analyzer = SpectralFrameAnalyzer(fftSize: fftSize)
         hann = SpectralFrameAnalyzer.hannWindow(length: frameLength)
         let binHz = Float(sampleRate) / Float(fftSize)
@@ -79,8 +85,6 @@ public final class FeatureExtractor {
         lowHighSplitBin = bin(500)
         envelopeBandEndBin = bin(1000)
         peakHalfWidthBins = Int((2 * Double(fftSize) / Double(frameLength)).rounded(.up))
-        let lowestLag = Int((Double(sampleRate) / 500).rounded(.up))
-        let highestLag = min(Int(Double(sampleRate) / 60), frameLength / 2)
         pitchLags = lowestLag...max(lowestLag, highestLag)
 
         var windowAC = [Float](repeating: 0, count: frameLength)
@@ -145,45 +149,37 @@ public final class FeatureExtractor {
         block.reset()
         block.sampleCount = samples.count
         block.isComplete = complete
-        // Four independent running sums and peaks, so that consecutive samples do not wait on each other's
-        // additions; a crossing is counted without a branch (noise would mispredict half of them).
-        var s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0
-        var p0: Float = 0, p1: Float = 0, p2: Float = 0, p3: Float = 0
+        // One pass over the samples, micro-block by micro-block: each micro-block's sum of squares gives its
+        // level, and the block's total is the sum of those (plus the sample or so no micro-block covers at odd rates).
+        var sumSquares = 0.0
+        var peak: Float = 0
         var crossings = 0
         var previous = lastSample
-        let quads = samples.count / 4
-        for quad in 0..<quads {
-            let base = 4 * quad
-            let v0 = samples[base], v1 = samples[base + 1], v2 = samples[base + 2], v3 = samples[base + 3]
-            s0 += Double(v0 * v0); s1 += Double(v1 * v1); s2 += Double(v2 * v2); s3 += Double(v3 * v3)
-            p0 = max(p0, abs(v0)); p1 = max(p1, abs(v1)); p2 = max(p2, abs(v2)); p3 = max(p3, abs(v3))
-            crossings += ((v0 < 0) != (previous < 0) ? 1 : 0) + ((v1 < 0) != (v0 < 0) ? 1 : 0)
-                + ((v2 < 0) != (v1 < 0) ? 1 : 0) + ((v3 < 0) != (v2 < 0) ? 1 : 0)
-            previous = v3
+        var covered = 0
+        for micro in 0..<AnalysisGrid.microBlocksPerBlock {
+            let start = grid.microBlockOffset(micro)
+            let end = min(grid.microBlockOffset(micro + 1), samples.count)
+            guard start < end else { break }
+            let run = Self.levelStatistics(samples, from: start, to: end, previous: previous)
+            sumSquares += Double(run.sumSquares)
+            peak = max(peak, run.peak)
+            crossings += run.crossings
+            previous = samples[end - 1]
+            block.microLevels[block.microCount] = Self.decibels(power: run.sumSquares / Float(end - start))
+            block.microCount += 1
+            covered = end
         }
-        var sumSquares = (s0 + s1) + (s2 + s3)
-        var peak = max(max(p0, p1), max(p2, p3))
-        for index in (4 * quads)..<samples.count {
-            let sample = samples[index]
-            sumSquares += Double(sample * sample)
-            peak = max(peak, abs(sample))
-            crossings += (sample < 0) != (previous < 0) ? 1 : 0
-            previous = sample
+        if covered < samples.count {
+            let rest = Self.levelStatistics(samples, from: covered, to: samples.count, previous: previous)
+            sumSquares += Double(rest.sumSquares)
+            peak = max(peak, rest.peak)
+            crossings += rest.crossings
+            previous = samples[samples.count - 1]
         }
         lastSample = previous
         block.sumSquares = sumSquares
         block.peak = peak
         block.zeroCrossings = crossings
-
-        for micro in 0..<AnalysisGrid.microBlocksPerBlock {
-            let start = grid.microBlockOffset(micro)
-            let end = min(grid.microBlockOffset(micro + 1), samples.count)
-            guard start < end else { break }
-            var sum: Float = 0
-            for index in start..<end { sum += samples[index] * samples[index] }
-            block.microLevels[block.microCount] = Self.decibels(power: sum / Float(end - start))
-            block.microCount += 1
-        }
 
         for subframe in 0..<AnalysisGrid.subframesPerBlock {
             let start = grid.subframeOffset(subframe)
@@ -191,6 +187,37 @@ public final class FeatureExtractor {
             guard start < end else { break }
             analyzeSubframe(UnsafeBufferPointer(rebasing: samples[start..<end]), into: &block)
         }
+    }
+
+    /// Sum of squares, peak magnitude and zero crossings of `samples[start..<end]` (`previous` is the sample
+    /// before). Four independent running sums and peaks, so that consecutive samples do not wait on each
+    /// other's additions; a crossing is counted without a branch (noise would mispredict half of them).
+    @inline(__always)
+    private static func levelStatistics(_ samples: UnsafeBufferPointer<Float>, from start: Int, to end: Int,
+                                        previous first: Float) -> (sumSquares: Float, peak: Float, crossings: Int) {
+        var s0: Float = 0, s1: Float = 0, s2: Float = 0, s3: Float = 0
+        var p0: Float = 0, p1: Float = 0, p2: Float = 0, p3: Float = 0
+        var crossings = 0
+        var previous = first
+        var index = start
+        while index + 4 <= end {
+            let v0 = samples[index], v1 = samples[index + 1], v2 = samples[index + 2], v3 = samples[index + 3]
+            s0 += v0 * v0; s1 += v1 * v1; s2 += v2 * v2; s3 += v3 * v3
+            p0 = max(p0, abs(v0)); p1 = max(p1, abs(v1)); p2 = max(p2, abs(v2)); p3 = max(p3, abs(v3))
+            crossings += ((v0 < 0) != (previous < 0) ? 1 : 0) + ((v1 < 0) != (v0 < 0) ? 1 : 0)
+                + ((v2 < 0) != (v1 < 0) ? 1 : 0) + ((v3 < 0) != (v2 < 0) ? 1 : 0)
+            previous = v3
+            index += 4
+        }
+        while index < end {
+            let value = samples[index]
+            s0 += value * value
+            p0 = max(p0, abs(value))
+            crossings += (value < 0) != (previous < 0) ? 1 : 0
+            previous = value
+            index += 1
+        }
+        return ((s0 + s1) + (s2 + s3), max(max(p0, p1), max(p2, p3)), crossings)
     }
 
     private func analyzeSubframe(_ frame: UnsafeBufferPointer<Float>, into block: inout BlockSummary) {

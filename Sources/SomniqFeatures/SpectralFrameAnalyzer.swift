@@ -54,8 +54,8 @@ public final class SpectralFrameAnalyzer {
     }
 
     /// Writes the circular autocorrelation whose power spectrum is `power` into `output`
-    /// (`fftSize` values, unnormalised: `output[0]` is the total). Zero-padding the frames to at
-    /// least twice their length keeps the lags of interest free of wrap-around.
+    /// (`fftSize` values, unnormalised: `output[0]` is the total). A frame of N samples zero-padded
+    /// to `fftSize` has a circular autocorrelation equal to the true one at every lag up to `fftSize - N`.
     public func autocorrelation(power: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>) {
         precondition(power.count >= binCount && output.count >= fftSize)
         let complex = UnsafeMutableRawPointer(spectrumBuffer).assumingMemoryBound(to: Float.self)
@@ -67,14 +67,16 @@ public final class SpectralFrameAnalyzer {
         for index in 0..<fftSize { output[index] = timeBuffer[index] }
     }
 
-    /// The smallest size of the form 2^a·3^b (a ≥ 3) that is at least `length`: FFTW transforms these as fast
-    /// per point as powers of two, and at 44.1 kHz (2 × 2,756-sample frames) 5,832 points do instead of 8,192.
+    /// The smallest size of the form 2^a·3^b (a ≥ 3) that is at least `length`: FFTW transforms these about
+    /// as fast per point as powers of two, so the padding costs little more than it must (16 kHz sub-frames of
+    /// 1,000 samples that need 1,268 points get 1,296, not 2,048).
     public static func fftSize(atLeast length: Int) -> Int {
+        let target = max(length, 8)
         var best = Int.max
         var powerOfThree = 1
-        while powerOfThree < 2 * max(length, 8) {
+        while powerOfThree < 2 * target {
             var size = 8 * powerOfThree
-            while size < length { size *= 2 }
+            while size < target { size *= 2 }
             best = min(best, size)
             powerOfThree *= 3
         }

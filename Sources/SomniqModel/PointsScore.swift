@@ -47,7 +47,14 @@ public struct PointsScore: Codable, Equatable, Sendable {
             throw DecodingError.dataCorruptedError(forKey: .calibration, in: container,
                 debugDescription: "base and intercept must be finite numbers and the calibration's slope positive")
         }
+        if let deepest = trees.map(\.depth).max(), deepest > Self.maximumDepth {
+            throw DecodingError.dataCorruptedError(forKey: .trees, in: container, debugDescription:
+                "a tree \(deepest) tests deep; at most \(Self.maximumDepth) are allowed (the fitter grows at most 6)")
+        }
     }
+
+    /// Deepest chain of tests a tree may hold: the classifier lays every tree out as a complete one.
+    public static let maximumDepth = 10
 
     /// The score before calibration.
     public func rawScore(_ features: FeatureVector) -> Float {
@@ -132,56 +139,85 @@ public indirect enum ScoreTree: Codable, Equatable, Sendable {
     }
 }
 
-/// A `PointsScore` laid out flat for speed: the classifier walks one array of nodes instead of nested enums.
+/// A `PointsScore` laid out flat for speed. Every tree is padded to the same depth D and stored as a complete
+/// binary tree in heap order (the children of test `i` are `2i + 1`, below, and `2i + 2`, above; a leaf above
+/// depth D becomes tests that always go below, down to copies of its points). Walking a tree is then D steps
+/// with no test for leaves, and four trees are walked side by side so that their memory reads overlap. The
+/// points are added in tree order, so the score is bit for bit the tree walk's.
 struct CompiledPointsScore: Sendable {
-    struct Node: Sendable {
-        /// The feature index tested, or -1 for a leaf.
-        var feature: Int32
-        /// For a test: the index of its `above` child (its `below` child follows it directly).
-        var above: Int32
-        /// The threshold of a test, or the points of a leaf.
-        var value: Float
-    }
-
-    private var nodes: [Node] = []
-    private var roots: [Int32] = []
+    private let depth: Int
+    private let treeCount: Int
+    /// Tests per tree (2^D − 1) and leaves per tree (2^D).
+    private let testsPerTree: Int
+    private let leavesPerTree: Int
+    private var features: [Int32]
+    private var thresholds: [Float]
+    private var leaves: [Float]
     let base: Float
     let calibration: PointsScore.Calibration
 
     init(_ score: PointsScore) {
         base = score.base
         calibration = score.calibration
-        for tree in score.trees {
-            roots.append(Int32(nodes.count))
-            append(tree)
-        }
+        depth = score.trees.map(\.depth).max() ?? 0
+        treeCount = score.trees.count
+        leavesPerTree = 1 << depth
+        testsPerTree = leavesPerTree - 1
+        features = [Int32](repeating: 0, count: treeCount * testsPerTree)
+        thresholds = [Float](repeating: .infinity, count: treeCount * testsPerTree)
+        leaves = [Float](repeating: 0, count: treeCount * leavesPerTree)
+        for (index, tree) in score.trees.enumerated() { lay(tree, tree: index, at: 0, level: 0) }
     }
 
-    private mutating func append(_ tree: ScoreTree) {
-        let index = nodes.count
-        switch tree {
-        case .points(let points):
-            nodes.append(Node(feature: -1, above: -1, value: points))
+    private mutating func lay(_ node: ScoreTree, tree: Int, at heapIndex: Int, level: Int) {
+        if level == depth {
+            guard case .points(let points) = node else { preconditionFailure("a tree deeper than the score's depth") }
+            leaves[tree * leavesPerTree + heapIndex - testsPerTree] = points
+            return
+        }
+        switch node {
+        case .points:  // feature 0 < +∞ holds for every finite value: both children carry the points
+            lay(node, tree: tree, at: 2 * heapIndex + 1, level: level + 1)
+            lay(node, tree: tree, at: 2 * heapIndex + 2, level: level + 1)
         case .test(let feature, let threshold, let below, let above):
-            nodes.append(Node(feature: Int32(feature.index), above: -1, value: threshold))
-            append(below)
-            nodes[index].above = Int32(nodes.count)
-            append(above)
+            features[tree * testsPerTree + heapIndex] = Int32(feature.index)
+            thresholds[tree * testsPerTree + heapIndex] = threshold
+            lay(below, tree: tree, at: 2 * heapIndex + 1, level: level + 1)
+            lay(above, tree: tree, at: 2 * heapIndex + 2, level: level + 1)
         }
     }
 
-    func confidence(_ features: FeatureVector) -> Float {
+    func confidence(_ vector: FeatureVector) -> Float {
         var score = base
-        features.values.withUnsafeBufferPointer { values in
-            nodes.withUnsafeBufferPointer { nodes in
-                for root in roots {
-                    var node = nodes[Int(root)]
-                    var index = Int(root)
-                    while node.feature >= 0 {
-                        index = values[Int(node.feature)] < node.value ? index + 1 : Int(node.above)
-                        node = nodes[index]
+        let depth = depth, tests = testsPerTree, leafCount = leavesPerTree
+        vector.values.withUnsafeBufferPointer { values in
+            features.withUnsafeBufferPointer { features in
+                thresholds.withUnsafeBufferPointer { thresholds in
+                    leaves.withUnsafeBufferPointer { leaves in
+                        /// The heap index below `index` in tree `tree` that the features lead to.
+                        @inline(__always) func step(_ tree: Int, _ index: Int) -> Int {
+                            let test = tree * tests + index
+                            return 2 * index + (values[Int(features[test])] < thresholds[test] ? 1 : 2)
+                        }
+                        var tree = 0
+                        while tree + 4 <= treeCount {
+                            var i0 = 0, i1 = 0, i2 = 0, i3 = 0
+                            for _ in 0..<depth {
+                                i0 = step(tree, i0); i1 = step(tree + 1, i1); i2 = step(tree + 2, i2); i3 = step(tree + 3, i3)
+                            }
+                            score += leaves[tree * leafCount + i0 - tests]
+                            score += leaves[(tree + 1) * leafCount + i1 - tests]
+                            score += leaves[(tree + 2) * leafCount + i2 - tests]
+                            score += leaves[(tree + 3) * leafCount + i3 - tests]
+                            tree += 4
+                        }
+                        while tree < treeCount {
+                            var index = 0
+                            for _ in 0..<depth { index = step(tree, index) }
+                            score += leaves[tree * leafCount + index - tests]
+                            tree += 1
+                        }
                     }
-                    score += node.value
                 }
             }
         }

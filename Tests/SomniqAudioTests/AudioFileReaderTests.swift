@@ -79,6 +79,46 @@ import Testing
         #expect(mixed.allSatisfy { abs($0 - 0.35) < 1e-5 })
     }
 
+    func contentHash(_ path: String) throws -> String? {
+        let reader = try AudioFileReader(path: path)
+        var buffer = [Float](repeating: 0, count: 1000)
+        while try buffer.withUnsafeMutableBufferPointer({ try reader.read(into: $0) }) > 0 {}
+        return reader.contentSHA256
+    }
+
+    /// 8- and 16-bit files are read as integers and scaled here: the samples must be libsndfile's own float
+    /// decoding, bit for bit, mono or mixed down; the identity must not depend on the container.
+    @Test func sixteenBitAudioReadsAsLibsndfilesFloatsAndHashesAlikeInEveryContainer() throws {
+        var synth = SoundSynthesizer(sampleRate: 16_000, seed: 21)
+        // Whole 16-bit steps below half scale, which every container's writer stores exactly (libsndfile scales
+        // floats by 32,768 for WAV, CAF and AIFF but by 32,767 for FLAC).
+        let noise = synth.whiteNoise(seconds: 0.6, levelDbfs: -20).map { Float(min(0.45, max(-0.45, $0)) * 32_768).rounded() / 32_768 }
+        var hashes: Set<String> = []
+        for (container, channels) in [(AudioFileWriter.Container.wav, 1), (.caf, 1), (.flac, 1), (.aiff, 1), (.wav, 2), (.caf, 3)] {
+            let path = try write(noise, name: "noise-\(channels).\(container.rawValue)", channels: channels, container: container)
+            let decoded = try readAll(path, block: 333)
+            let reference = try AudioFileReader(path: path)  // readInterleaved is libsndfile's float read
+            var interleaved: [Float] = []
+            let got = try reference.readInterleaved(frameCount: noise.count, into: &interleaved)
+            #expect(got == noise.count)
+            let mixed = (0..<got).map { frame in
+                var sum: Float = 0
+                for channel in 0..<channels { sum += interleaved[frame * channels + channel] }
+                return sum * (1 / Float(channels))
+            }
+            #expect(decoded == mixed, "\(container) \(channels) channels")
+            if channels == 1 { hashes.insert(try #require(try contentHash(path))) }
+        }
+        #expect(hashes.count == 1, "one identity for the same 16-bit audio in WAV, CAF, FLAC and AIFF")
+
+        var changed = noise
+        changed[4_321] += 1.0 / 32_768  // one sample one step up
+        let other = try contentHash(try write(changed, name: "changed.wav"))
+        #expect(other != nil && !hashes.contains(other!))
+        let wider = try contentHash(try write(noise, name: "noise-24.wav", encoding: .pcm24))
+        #expect(wider != nil && !hashes.contains(wider!), "24-bit audio is hashed as floats")
+    }
+
     @Test func seeksWithoutDecodingWhatLiesBefore() throws {
         let ramp = (0..<16_000).map { Float($0) / 16_000 }
         let path = try write(ramp, name: "ramp.wav", encoding: .float32)

@@ -33,7 +33,8 @@ func median(_ values: [Float]) -> Float { values.sorted()[values.count / 2] }
         for window in windows.dropLast() {
             #expect(abs(Double(window[.spectralCentroidHz]) - frequency) < 0.02 * frequency + 5,
                     "centroid \(window[.spectralCentroidHz]) for \(frequency) Hz at \(sampleRate) Hz")
-            #expect(abs(Double(window[.dominantFrequencyHz]) - frequency) <= Double(sampleRate) / 2048 + 1)
+            let binHz = Double(sampleRate) / Double(FeatureExtractor(sampleRate: sampleRate).fftSize)
+            #expect(abs(Double(window[.dominantFrequencyHz]) - frequency) <= binHz / 2 + 0.01, "the nearest bin")
             #expect(window[.tonality] > 0.9)
             #expect(window[.tonalFraction] == 1)
             #expect(window[.spectralFlatness] < 0.01)
@@ -48,6 +49,21 @@ func median(_ values: [Float]) -> Float { values.sorted()[values.count / 2] }
         #expect(abs(windows[1][.pitchHz] - 200) < 3)
         #expect(windows[1][.harmonicity] > 0.95)
         #expect(windows[1][.bandRatio0To250] > 0.99)
+    }
+
+    /// 65 Hz is near the longest lag the pitch search reads (1/60 s): the padding must keep it free of wrap-around.
+    @Test(arguments: [8_000, 16_000, 22_050, 44_100, 48_000])
+    func aLowBuzzsPitchIsFoundAtEveryRate(sampleRate: Int) {
+        let frequency = 65.0
+        let buzz = (0..<(3 * sampleRate)).map { index -> Float in
+            let phase = (Double(index) * frequency / Double(sampleRate)).truncatingRemainder(dividingBy: 1)
+            return Float(0.3 * (2 * phase - 1))  // a sawtooth: every harmonic of 65 Hz
+        }
+        let windows = extractFeatures(buzz, sampleRate: sampleRate)
+        for window in windows.dropLast() {
+            #expect(abs(window[.pitchHz] - Float(frequency)) < 1, "pitch \(window[.pitchHz]) Hz at \(sampleRate) Hz")
+            #expect(window[.harmonicity] > 0.9)
+        }
     }
 
     @Test(arguments: [8_000, 16_000, 44_100])
@@ -132,6 +148,52 @@ func median(_ values: [Float]) -> Float { values.sorted()[values.count / 2] }
         var synth = SoundSynthesizer(sampleRate: 16_000, seed: 11)
         let speech = synth.speech(seconds: 5, levelDbfs: -25).map(Float.init)
         #expect(extractFeatures(speech, sampleRate: 16_000) == extractFeatures(speech, sampleRate: 16_000))
+    }
+}
+
+@Suite struct SpectralFrameAnalyzerTests {
+    @Test func fftSizesAreTheSmallestThreeSmoothAtOrAboveTheLength() {
+        func isThreeSmooth(_ size: Int) -> Bool {
+            var rest = size
+            for factor in [2, 3] { while rest % factor == 0 { rest /= factor } }
+            return rest == 1 && size % 8 == 0
+        }
+        for length in [1, 8, 9, 100, 1_000, 1_268, 1_281, 3_494, 3_801, 5_000] {
+            let size = SpectralFrameAnalyzer.fftSize(atLeast: length)
+            #expect(size >= length && isThreeSmooth(size))
+            #expect(!(max(8, length)..<size).contains(where: isThreeSmooth), "\(size) for \(length)")
+        }
+        #expect(SpectralFrameAnalyzer.fftSize(atLeast: 1_268) == 1_296)
+    }
+
+    /// The autocorrelation through the FFT equals the direct sum at every lag up to fftSize − frame length.
+    @Test func autocorrelationIsFreeOfWrapAroundWithinThePadding() {
+        let frameLength = 1_000, fftSize = 1_296
+        let analyzer = SpectralFrameAnalyzer(fftSize: fftSize)
+        var synth = SoundSynthesizer(sampleRate: 16_000, seed: 4)
+        let frame = synth.whiteNoise(seconds: Double(frameLength) / 16_000, levelDbfs: -10).map(Float.init)
+        let flat = [Float](repeating: 1, count: frameLength)
+        var power = [Float](repeating: 0, count: analyzer.binCount)
+        var output = [Float](repeating: 0, count: fftSize)
+        frame.withUnsafeBufferPointer { frame in
+            flat.withUnsafeBufferPointer { window in
+                power.withUnsafeMutableBufferPointer { analyzer.powerSpectrum(frame: frame, window: window, into: $0) }
+            }
+        }
+        power.withUnsafeBufferPointer { power in
+            output.withUnsafeMutableBufferPointer { analyzer.autocorrelation(power: power, into: $0) }
+        }
+        for lag in [0, 1, 100, 266, 296] {
+            var direct: Double = 0
+            for index in 0..<(frameLength - lag) { direct += Double(frame[index]) * Double(frame[index + lag]) }
+            let viaFFT = Double(output[lag]) / Double(fftSize)  // FFTW's inverse is unnormalised
+            #expect(abs(viaFFT - direct) < 1e-3 * abs(Double(output[0]) / Double(fftSize)), "lag \(lag)")
+        }
+        // Beyond the padding the circular sum also holds lag fftSize − lag: at 648 it counts lag 648 twice.
+        var beyond: Double = 0
+        for index in 0..<(frameLength - 648) { beyond += Double(frame[index]) * Double(frame[index + 648]) }
+        #expect(abs(Double(output[648]) / Double(fftSize) - 2 * beyond) < 1e-3 * Double(output[0]) / Double(fftSize))
+        #expect(abs(beyond) > 1e-3 * Double(output[0]) / Double(fftSize), "the wrap-around is not negligible")
     }
 }
 
