@@ -158,6 +158,46 @@ let rulesModelPath = repositoryRoot + "/models/rules"
                       field: "classes[\(snoringIndex)].score.trees[0].above", saying: "missing")
     }
 
+    /// A chain of `depth` tests on mfcc_1 (thresholds 0, 1, 2, ...), each with points on its other side.
+    static func chain(depth: Int, from level: Int = 0) -> [String: Any] {
+        guard level < depth else { return ["points": Double(level) / 8] }
+        return ["feature": "mfcc_1", "threshold": Double(level), "below": ["points": -Double(level + 1) / 8],
+                "above": chain(depth: depth, from: level + 1)]
+    }
+
+    @Test func rejectsATreeDeeperThanTheLimit() {
+        expectInvalid(editFirstTree { $0 = Self.chain(depth: PointsScore.maximumDepth + 1) },
+                      field: "classes[\(snoringIndex)].score.trees", saying: "at most \(PointsScore.maximumDepth)")
+    }
+
+    /// The classifier pads trees of every depth (a bare leaf, chains, the fitted ones) to one complete depth
+    /// and walks them four at a time: its confidence must be the tree walk's, bit for bit.
+    @Test func treesOfMixedDepthsScoreAsTheTreeWalk() throws {
+        let bundle = try load(editing: "model.json", from: defaultModelPath) { object in
+            classes(&object) { snoring in
+                var score = snoring["score"] as! [String: Any]
+                var trees = score["trees"] as! [[String: Any]]
+                trees[0] = ["points": 0.25]
+                trees[1] = Self.chain(depth: PointsScore.maximumDepth)
+                trees[2] = Self.chain(depth: 1)
+                trees = Array(trees.prefix(11))  // not a multiple of four: the last trees are walked alone
+                score["trees"] = trees
+                snoring["score"] = score
+            }
+        }.get()
+        let definition = bundle.classifier.classes[snoringIndex]
+        let score = try #require(definition.score)
+        let classifier = Classifier(model: bundle.classifier)
+        var generator = SeededGenerator(seed: 3)
+        for _ in 0..<300 {
+            var values = (0..<FeatureID.count).map { _ in Float(generator.next() % 2_001) / 10 - 100 }
+            values[FeatureID.mfcc1.index] = Float(generator.next() % 130) / 10 - 1  // along the chain's thresholds
+            let features = FeatureVector(values: values)
+            let expected = min(1, max(0, definition.maxConfidence * score.confidence(features)))
+            #expect(classifier.classify(features)[snoringIndex] == expected)
+        }
+    }
+
     @Test func rejectsANonPositiveCalibrationSlope() {
         expectInvalid(load(editing: "model.json", from: defaultModelPath) { object in
             classes(&object) { snoring in
