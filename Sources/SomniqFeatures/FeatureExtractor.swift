@@ -55,6 +55,8 @@ public final class FeatureExtractor {
     private var loudRunSeconds: Float = 0
     private var quietBeforeLoudSeconds: Float = 0
     private var breathingEnvelope: RingBuffer
+    /// The envelope in time order, then its deviations from its mean, for each window's rhythm search.
+    private let envelopeScratch: UnsafeMutableBufferPointer<Float>
     private var pendingEnvelopeEnergy: Float = 0
     private var pendingEnvelopeCount = 0
 
@@ -112,10 +114,11 @@ public final class FeatureExtractor {
         previousLogMel = zeroed(Self.melBands)
         blocks = [BlockSummary(binCount: bins, melBands: Self.melBands), BlockSummary(binCount: bins, melBands: Self.melBands)]
         breathingEnvelope = RingBuffer(capacity: Self.envelopeHistory)
+        envelopeScratch = zeroed(Self.envelopeHistory)
     }
 
     deinit {
-        for buffer in [power, magnitude, previousMagnitude, melEnergy, logMel, previousLogMel] { buffer.deallocate() }
+        for buffer in [power, magnitude, previousMagnitude, melEnergy, logMel, previousLogMel, envelopeScratch] { buffer.deallocate() }
     }
 
     /// Consumes the next block (`grid.blockLength` samples; fewer only for the file's last block).
@@ -220,6 +223,31 @@ public final class FeatureExtractor {
         return ((s0 + s1) + (s2 + s3), max(max(p0, p1), max(p2, p3)), crossings)
     }
 
+    /// Moves the `k`-th smallest of `values[start..<end]` to position `k`, smaller values before it and larger
+    /// after (Hoare's selection with a median-of-three pivot): the percentiles a full sort would give, in
+    /// linear time and without the sort's scratch allocation.
+    public static func select(_ k: Int, in values: UnsafeMutableBufferPointer<Float>, from start: Int, to end: Int) {
+        var lower = start, upper = end - 1
+        while lower < upper {
+            let middle = lower + (upper - lower) / 2
+            if values[middle] < values[lower] { values.swapAt(middle, lower) }
+            if values[upper] < values[lower] { values.swapAt(upper, lower) }
+            if values[upper] < values[middle] { values.swapAt(upper, middle) }
+            let pivot = values[middle]
+            var i = lower, j = upper
+            while i <= j {
+                while values[i] < pivot { i += 1 }
+                while pivot < values[j] { j -= 1 }
+                if i <= j {
+                    values.swapAt(i, j)
+                    i += 1
+                    j -= 1
+                }
+            }
+            if k <= j { upper = j } else if k >= i { lower = i } else { return }
+        }
+    }
+
     private func analyzeSubframe(_ frame: UnsafeBufferPointer<Float>, into block: inout BlockSummary) {
         let power = self.power, magnitude = self.magnitude, previousMagnitude = self.previousMagnitude
         hann.withUnsafeBufferPointer { window in analyzer.powerSpectrum(frame: frame, window: window, into: power) }
@@ -316,9 +344,12 @@ public final class FeatureExtractor {
         for index in 0..<a.microCount { levels[levelCount] = a.microLevels[index]; levelCount += 1 }
         if let b { for index in 0..<b.microCount { levels[levelCount] = b.microLevels[index]; levelCount += 1 } }
         for index in 0..<levelCount { sortedLevels[index] = levels[index] }
-        sortedLevels[0..<levelCount].sort()
-        let p10 = sortedLevels[Int(Float(levelCount - 1) * 0.1)]
-        let p90 = sortedLevels[Int(Float(levelCount - 1) * 0.9)]
+        let low = Int(Float(levelCount - 1) * 0.1), high = Int(Float(levelCount - 1) * 0.9)
+        let (p10, p90) = sortedLevels.withUnsafeMutableBufferPointer { values in
+            Self.select(high, in: values, from: 0, to: levelCount)
+            Self.select(low, in: values, from: 0, to: high)  // everything before `high` is now at most its value
+            return (values[low], values[high])
+        }
 
         let floorBefore = noiseFloor.floorDbfs ?? p10
         features[.rmsDbfs] = rms
@@ -511,13 +542,15 @@ public final class FeatureExtractor {
         let maximumLag = min(8 * Self.envelopeRateHz, count - 4 * Self.envelopeRateHz)
         var best: Float = 0
         var bestLag = 0
-        breathingEnvelope.withOrderedValues { values in
-            let (mean, variance) = Self.meanAndVariance(values)
-            for lag in minimumLag...maximumLag {
-                let value = Self.normalisedAutocorrelation(values, lag: lag, mean: mean, variance: variance)
-                breathingScores[lag - minimumLag] = value
-                if value > best { best = value; bestLag = lag }
-            }
+        let values = envelopeScratch
+        _ = breathingEnvelope.copyOrdered(into: values)
+        let (mean, variance) = Self.meanAndVariance(UnsafeBufferPointer(rebasing: values[0..<count]))
+        for index in 0..<count { values[index] -= mean }
+        for lag in minimumLag...maximumLag {
+            let value = Self.normalisedAutocorrelation(centered: UnsafeBufferPointer(rebasing: values[0..<count]), lag: lag,
+                                                       variance: variance)
+            breathingScores[lag - minimumLag] = value
+            if value > best { best = value; bestLag = lag }
         }
         // A rhythm of period T also correlates at 2T: prefer the shortest lag nearly as strong as the best.
         for lag in minimumLag..<max(minimumLag, bestLag) where breathingScores[lag - minimumLag] >= 0.9 * best {
@@ -540,13 +573,26 @@ public final class FeatureExtractor {
         return (mean, variance)
     }
 
-    /// `(Σ_t (v_t - μ)(v_t+lag - μ) / (n - lag)) / (Σ_t (v_t - μ)² / n)`; 0 for a constant sequence.
-    static func normalisedAutocorrelation(_ values: UnsafeBufferPointer<Float>, lag: Int, mean: Float, variance: Float) -> Float {
+    /// `(Σ_t d_t d_t+lag / (n - lag)) / (variance / n)` for deviations from the mean `d` (`variance` their sum
+    /// of squares); 0 for a constant sequence. Four partial sums, so that the products need not wait on each other.
+    static func normalisedAutocorrelation(centered values: UnsafeBufferPointer<Float>, lag: Int, variance: Float) -> Float {
         let count = values.count
         guard lag < count, variance > 1e-6 * Float(count) else { return 0 }
-        var sum: Float = 0
-        for index in 0..<(count - lag) { sum += (values[index] - mean) * (values[index + lag] - mean) }
-        return (sum / Float(count - lag)) / (variance / Float(count))
+        let terms = count - lag
+        var s0: Float = 0, s1: Float = 0, s2: Float = 0, s3: Float = 0
+        var index = 0
+        while index + 4 <= terms {
+            s0 += values[index] * values[index + lag]
+            s1 += values[index + 1] * values[index + 1 + lag]
+            s2 += values[index + 2] * values[index + 2 + lag]
+            s3 += values[index + 3] * values[index + 3 + lag]
+            index += 4
+        }
+        while index < terms {
+            s0 += values[index] * values[index + lag]
+            index += 1
+        }
+        return (((s0 + s1) + (s2 + s3)) / Float(terms)) / (variance / Float(count))
     }
 
     static func decibels(power: Float) -> Float {

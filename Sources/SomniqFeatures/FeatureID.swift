@@ -106,11 +106,11 @@ public enum FeatureID: String, CaseIterable, Sendable, Codable {
     /// The spreads of the first cepstral coefficients, in order.
     public static let mfccSpreads: [FeatureID] = [.mfcc1Std, .mfcc2Std, .mfcc3Std, .mfcc4Std]
 
-    /// Position in a `FeatureVector`.
-    public var index: Int { Self.indexByCase[self]! }
-
-    private static let indexByCase: [FeatureID: Int] = Dictionary(
-        uniqueKeysWithValues: allCases.enumerated().map { ($1, $0) })
+    /// Position in a `FeatureVector`: the case's position in this declaration. A Swift enum without payloads
+    /// is stored as its case's ordinal, so this is one load, not a hash of the name (features are read and
+    /// written by ID dozens of times a window); a test checks it against `allCases` for every case.
+    @inline(__always)
+    public var index: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
 
     public static let count = allCases.count
 }

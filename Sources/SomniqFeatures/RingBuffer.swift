@@ -12,12 +12,11 @@ struct RingBuffer {
         count = min(count + 1, storage.count)
     }
 
-    /// Calls `body` with the values in time order (copied into order only when the buffer has wrapped).
-    func withOrderedValues<Result>(_ body: (UnsafeBufferPointer<Float>) -> Result) -> Result {
-        if count < storage.count {
-            return storage.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[0..<count])) }
-        }
-        let ordered = Array(storage[next...] + storage[..<next])
-        return ordered.withUnsafeBufferPointer(body)
+    /// Copies the values, oldest first, to the start of `output` (at least `count` long); returns `count`.
+    func copyOrdered(into output: UnsafeMutableBufferPointer<Float>) -> Int {
+        precondition(output.count >= count)
+        let start = count < storage.count ? 0 : next
+        for offset in 0..<count { output[offset] = storage[(start + offset) % storage.count] }
+        return count
     }
 }

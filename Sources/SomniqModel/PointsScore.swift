@@ -101,28 +101,29 @@ public indirect enum ScoreTree: Codable, Equatable, Sendable {
     enum CodingKeys: String, CodingKey, CaseIterable { case points, feature, threshold, below, above }
 
     public init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(CodingKeys.self)
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        if let value = try container.decodeIfPresent(Float.self, forKey: .points) {
+        let container = try decoder.container(keyedBy: AnyCodingKey.self)
+        try container.rejectUnknownKeys(CodingKeys.self)
+        if let value = try container.decodeIfPresent(Float.self, forKey: AnyCodingKey(CodingKeys.points)) {
             guard container.allKeys.count == 1, value.isFinite else {
-                throw DecodingError.dataCorruptedError(forKey: .points, in: container,
+                throw DecodingError.dataCorruptedError(forKey: AnyCodingKey(CodingKeys.points), in: container,
                     debugDescription: "a leaf holds only a finite number of points")
             }
             self = .points(value)
             return
         }
-        let name = try container.decode(String.self, forKey: .feature)
+        let name = try container.decode(String.self, forKey: AnyCodingKey(CodingKeys.feature))
         guard let feature = FeatureID(rawValue: name) else {
-            throw DecodingError.dataCorruptedError(forKey: .feature, in: container, debugDescription:
+            throw DecodingError.dataCorruptedError(forKey: AnyCodingKey(CodingKeys.feature), in: container, debugDescription:
                 "unknown feature \"\(name)\" (known: \(FeatureID.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
-        let threshold = try container.decode(Float.self, forKey: .threshold)
+        let threshold = try container.decode(Float.self, forKey: AnyCodingKey(CodingKeys.threshold))
         guard threshold.isFinite else {
-            throw DecodingError.dataCorruptedError(forKey: .threshold, in: container, debugDescription: "threshold must be finite")
+            throw DecodingError.dataCorruptedError(forKey: AnyCodingKey(CodingKeys.threshold), in: container,
+                                                   debugDescription: "threshold must be finite")
         }
         self = .test(feature: feature, threshold: threshold,
-                     below: try container.decode(ScoreTree.self, forKey: .below),
-                     above: try container.decode(ScoreTree.self, forKey: .above))
+                     below: try container.decode(ScoreTree.self, forKey: AnyCodingKey(CodingKeys.below)),
+                     above: try container.decode(ScoreTree.self, forKey: AnyCodingKey(CodingKeys.above)))
     }
 
     public func encode(to encoder: any Encoder) throws {

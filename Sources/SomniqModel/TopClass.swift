@@ -9,6 +9,8 @@ public enum TopClass {
     public static let nothing: Set<String> = ["silence", other, unclassified]
 
     /// The window's best class (the first in model order on a tie), or `unclassified` below `floor`.
+    /// Inlinable, so that callers in other modules get it specialised for their collection (one call a window).
+    @inlinable
     public static func of<Confidences: RandomAccessCollection>(_ confidences: Confidences, classIDs: [String],
                                                                 floor: Float) -> (label: String, confidence: Float)
     where Confidences.Element == Float, Confidences.Index == Int {

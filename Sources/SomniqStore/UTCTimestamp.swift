@@ -19,8 +19,31 @@ public enum UTCTimestamp {
         let minute = remainder / 60_000 % 60
         let second = remainder / 1000 % 60
         let millisecond = remainder % 1000
-        return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(hour, 2) + ":" + pad(minute, 2)
-            + ":" + pad(second, 2) + "." + pad(millisecond, 3) + "Z"
+        guard (0...9999).contains(year) else {
+            return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(hour, 2) + ":" + pad(minute, 2)
+                + ":" + pad(second, 2) + "." + pad(millisecond, 3) + "Z"
+        }
+        // One string a window: written digit by digit into its 24 bytes, no intermediate strings.
+        return String(unsafeUninitializedCapacity: 24) { bytes in
+            var position = 0
+            func put(_ value: Int64, _ width: Int, then separator: UInt8) {
+                var rest = value
+                for offset in stride(from: width - 1, through: 0, by: -1) {
+                    bytes[position + offset] = UInt8(48 + rest % 10)
+                    rest /= 10
+                }
+                bytes[position + width] = separator
+                position += width + 1
+            }
+            put(year, 4, then: UInt8(ascii: "-"))
+            put(month, 2, then: UInt8(ascii: "-"))
+            put(day, 2, then: UInt8(ascii: "T"))
+            put(hour, 2, then: UInt8(ascii: ":"))
+            put(minute, 2, then: UInt8(ascii: ":"))
+            put(second, 2, then: UInt8(ascii: "."))
+            put(millisecond, 3, then: UInt8(ascii: "Z"))
+            return position
+        }
     }
 
     /// Milliseconds since the epoch of a timestamp in this format (`nil` if it is not one).

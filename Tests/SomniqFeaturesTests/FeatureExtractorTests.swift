@@ -211,6 +211,35 @@ func median(_ values: [Float]) -> Float { values.sorted()[values.count / 2] }
     }
 }
 
+@Suite struct SelectionTests {
+    /// The level percentiles come from selection, not a sort: it must find what a sort puts at k, for every k,
+    /// with ties and sorted or reversed input, and leave nothing larger before it or smaller after.
+    @Test func selectsWhatASortPutsAtK() {
+        var generator = SeededGenerator(seed: 17)
+        for trial in 0..<300 {
+            let count = 1 + Int(generator.next() % 120)
+            var values = (0..<count).map { _ in Float(Int(generator.next() % 40)) - 20 }  // many ties
+            if trial % 7 == 0 { values.sort() }
+            if trial % 11 == 0 { values.sort(by: >) }
+            let sorted = values.sorted()
+            let k = Int(generator.next() % UInt64(count))
+            var work = values
+            work.withUnsafeMutableBufferPointer { FeatureExtractor.select(k, in: $0, from: 0, to: count) }
+            #expect(work[k] == sorted[k])
+            #expect(work[..<k].allSatisfy { $0 <= work[k] } && work[(k + 1)...].allSatisfy { $0 >= work[k] })
+            #expect(work.sorted() == sorted, "a permutation")
+        }
+    }
+}
+
+@Suite struct FeatureIDTests {
+    @Test func eachIndexIsTheCasesPositionInTheDeclaration() {
+        #expect(MemoryLayout<FeatureID>.size == 1)
+        for (position, id) in FeatureID.allCases.enumerated() { #expect(id.index == position, "\(id)") }
+        #expect(FeatureID.count == 47)
+    }
+}
+
 @Suite struct AnalysisGridTests {
     @Test func tilesOddSampleRatesExactly() {
         let grid = AnalysisGrid(sampleRate: 11_025)
