@@ -72,10 +72,8 @@ public final class FeatureExtractor {
         grid = AnalysisGrid(sampleRate: sampleRate)
         let frameLength = grid.subframeLength
         let lowestLag = Int((Double(sampleRate) / 500).rounded(.up))
-        let highestLag = min(Int(Double(sampleRate) / 60), frameLength / 2)
-        // The pitch search reads the autocorrelation up to `highestLag + 1`; a circular one of `fftSize` points
-        // is the true one wherever `lag + frameLength <= fftSize`, so that much padding and no more.
-        let fftSize = SpectralFrameAnalyzer.fftSize(atLeast: frameLength + highestLag + 1)
+        let highestLag = Self.highestPitchLag(sampleRate: sampleRate)
+        let fftSize = Self.fftSize(sampleRate: sampleRate)
         analyzer = SpectralFrameAnalyzer(fftSize: fftSize)
         hann = SpectralFrameAnalyzer.hannWindow(length: frameLength)
         let binHz = Float(sampleRate) / Float(fftSize)
@@ -115,6 +113,19 @@ public final class FeatureExtractor {
         blocks = [BlockSummary(binCount: bins, melBands: Self.melBands), BlockSummary(binCount: bins, melBands: Self.melBands)]
         breathingEnvelope = RingBuffer(capacity: Self.envelopeHistory)
         envelopeScratch = zeroed(Self.envelopeHistory)
+    }
+
+    /// The longest lag, in samples, the pitch search reads (a 60 Hz period, at most half a sub-frame).
+    static func highestPitchLag(sampleRate: Int) -> Int {
+        min(Int(Double(sampleRate) / 60), AnalysisGrid(sampleRate: sampleRate).subframeLength / 2)
+    }
+
+    /// Points of the sub-frame transform at `sampleRate`. The pitch search reads the autocorrelation up to
+    /// `highestLag + 1`; a circular one of `fftSize` points is the true one wherever `lag + frameLength <=
+    /// fftSize`, so that much padding and no more.
+    public static func fftSize(sampleRate: Int) -> Int {
+        SpectralFrameAnalyzer.fftSize(atLeast: AnalysisGrid(sampleRate: sampleRate).subframeLength
+                                          + highestPitchLag(sampleRate: sampleRate) + 1)
     }
 
     deinit {
@@ -248,53 +259,82 @@ public final class FeatureExtractor {
         }
     }
 
+    typealias Lanes = SIMD8<Float>
+
+    /// One pass over a sub-frame's power spectrum, eight bins at a time: adds it to the block's running sum (every
+    /// bin), and from `firstBin` up totals the power, finds the strongest bin (the first, on a tie), totals the
+    /// power below `envelopeEndBin`, writes the magnitudes and totals them and their rise over the previous ones.
+    static func spectrumPass(power: UnsafeMutableBufferPointer<Float>, sum: UnsafeMutableBufferPointer<Float>,
+                             magnitude: UnsafeMutableBufferPointer<Float>, previousMagnitude: UnsafeMutableBufferPointer<Float>,
+                             firstBin: Int, envelopeEndBin: Int)
+        -> (total: Float, peakBin: Int, envelope: Float, magnitudeSum: Float, rise: Float) {
+        let bins = power.count
+        let p = power.baseAddress!, s = sum.baseAddress!, m = magnitude.baseAddress!, previous = previousMagnitude.baseAddress!
+        @inline(__always) func load(_ base: UnsafeMutablePointer<Float>, _ index: Int) -> Lanes {
+            UnsafeRawPointer(base + index).loadUnaligned(as: Lanes.self)
+        }
+        @inline(__always) func store(_ value: Lanes, _ base: UnsafeMutablePointer<Float>, _ index: Int) {
+            UnsafeMutableRawPointer(base + index).storeBytes(of: value, as: Lanes.self)
+        }
+        for bin in 0..<firstBin { s[bin] += p[bin] }
+        var total = Lanes(), envelope = Lanes(), magnitudes = Lanes(), rise = Lanes()
+        var best = Lanes(repeating: -1), bestIndex = SIMD8<Int32>(repeating: Int32(firstBin))
+        let laneOffsets = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7)
+        let envelopeEnd = SIMD8<Int32>(repeating: Int32(envelopeEndBin))
+        var bin = firstBin
+        while bin + 8 <= bins {
+            let value = load(p, bin)
+            store(load(s, bin) + value, s, bin)
+            total += value
+            let index = laneOffsets &+ Int32(bin)
+            envelope += value.replacing(with: 0, where: index .>= envelopeEnd)
+            let stronger = value .> best
+            best.replace(with: value, where: stronger)
+            bestIndex.replace(with: index, where: stronger)
+            let root = value.squareRoot()
+            store(root, m, bin)
+            magnitudes += root
+            rise += (root - load(previous, bin)).replacing(with: 0, where: root .<= load(previous, bin))
+            bin += 8
+        }
+        // Across lanes: the largest power, and of equals the lowest bin, as a scan in bin order would find.
+        var peakValue: Float = -1, peakBin = firstBin
+        for lane in 0..<8 where best[lane] > peakValue || (best[lane] == peakValue && Int(bestIndex[lane]) < peakBin) {
+            peakValue = best[lane]
+            peakBin = Int(bestIndex[lane])
+        }
+        var totalSum = total.sum(), envelopeSum = envelope.sum(), magnitudeSum = magnitudes.sum(), riseSum = rise.sum()
+        while bin < bins {
+            let value = p[bin]
+            s[bin] += value
+            totalSum += value
+            if bin < envelopeEndBin { envelopeSum += value }
+            if value > peakValue { peakValue = value; peakBin = bin }
+            let root = value.squareRoot()
+            m[bin] = root
+            magnitudeSum += root
+            riseSum += max(0, root - previous[bin])
+            bin += 1
+        }
+        return (totalSum, peakBin, envelopeSum, magnitudeSum, riseSum)
+    }
+
     private func analyzeSubframe(_ frame: UnsafeBufferPointer<Float>, into block: inout BlockSummary) {
         let power = self.power, magnitude = self.magnitude, previousMagnitude = self.previousMagnitude
         hann.withUnsafeBufferPointer { window in analyzer.powerSpectrum(frame: frame, window: window, into: power) }
         let bins = power.count
-        block.powerSum.withUnsafeMutableBufferPointer { sum in
-            for bin in 0..<bins { sum[bin] += power[bin] }
+        let pass = block.powerSum.withUnsafeMutableBufferPointer { sum in
+            Self.spectrumPass(power: power, sum: sum, magnitude: magnitude, previousMagnitude: previousMagnitude,
+                              firstBin: minBin, envelopeEndBin: envelopeBandEndBin)
         }
-        // Each sum adds the same values in the same order as one combined loop would, so results are unchanged.
-        var total: Float = 0
-        var peakBin = minBin
-        for bin in minBin..<bins {
-            total += power[bin]
-            if power[bin] > power[peakBin] { peakBin = bin }
-        }
-        var envelopeEnergy: Float = 0
-        for bin in minBin..<max(minBin, envelopeBandEndBin) { envelopeEnergy += power[bin] }
-
         var peakEnergy: Float = 0
-        for bin in max(minBin, peakBin - peakHalfWidthBins)...min(bins - 1, peakBin + peakHalfWidthBins) {
+        for bin in max(minBin, pass.peakBin - peakHalfWidthBins)...min(bins - 1, pass.peakBin + peakHalfWidthBins) {
             peakEnergy += power[bin]
         }
-        let tonality = total > 0 ? peakEnergy / total : 0
+        let tonality = pass.total > 0 ? peakEnergy / pass.total : 0
         block.tonalitySum += tonality
         if tonality >= 0.5 { block.tonalSubframes += 1 }
-
-        // Two interleaved partial sums each, so that the additions of neighbouring bins do not wait on each other.
-        var rise: (Float, Float) = (0, 0)
-        var magnitudeSums: (Float, Float) = (0, 0)
-        var bin = minBin
-        while bin + 2 <= bins {
-            let first = power[bin].squareRoot(), second = power[bin + 1].squareRoot()
-            magnitude[bin] = first
-            magnitude[bin + 1] = second
-            magnitudeSums.0 += first
-            magnitudeSums.1 += second
-            rise.0 += max(0, first - previousMagnitude[bin])
-            rise.1 += max(0, second - previousMagnitude[bin + 1])
-            bin += 2
-        }
-        if bin < bins {
-            let value = power[bin].squareRoot()
-            magnitude[bin] = value
-            magnitudeSums.0 += value
-            rise.0 += max(0, value - previousMagnitude[bin])
-        }
-        let magnitudeSum = magnitudeSums.0 + magnitudeSums.1
-        if hasPreviousSubframe, magnitudeSum > 0 { block.fluxSum += min(1, (rise.0 + rise.1) / magnitudeSum) }
+        if hasPreviousSubframe, pass.magnitudeSum > 0 { block.fluxSum += min(1, pass.rise / pass.magnitudeSum) }
         swap(&self.magnitude, &self.previousMagnitude)
 
         melFilters.apply(UnsafeBufferPointer(power), into: melEnergy)
@@ -320,7 +360,7 @@ public final class FeatureExtractor {
         hasPreviousSubframe = true
         block.subframeCount += 1
 
-        pendingEnvelopeEnergy += envelopeEnergy
+        pendingEnvelopeEnergy += pass.envelope
         pendingEnvelopeCount += 1
         if pendingEnvelopeCount == AnalysisGrid.subframesPerSecond / Self.envelopeRateHz {
             breathingEnvelope.append(Self.decibels(power: pendingEnvelopeEnergy / Float(pendingEnvelopeCount)))

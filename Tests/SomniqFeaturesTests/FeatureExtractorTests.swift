@@ -166,6 +166,37 @@ func median(_ values: [Float]) -> Float { values.sorted()[values.count / 2] }
         #expect(SpectralFrameAnalyzer.fftSize(atLeast: 1_268) == 1_296)
     }
 
+    /// The shipped FFTW wisdom is accepted by the installed FFTW and plans the common rates' transforms; a size
+    /// it does not cover falls back to FFTW_ESTIMATE; both plans give the same spectrum to float precision.
+    @Test func plansFromTheShippedWisdomAndAgreesWithEstimate() {
+        #expect(SpectralFrameAnalyzer.shippedWisdomAccepted, "FFTW rejected FFTWisdom.swift: run scripts/make-fftw-wisdom")
+        for rate in [8_000, 16_000, 44_100, 48_000] {
+            #expect(SpectralFrameAnalyzer(fftSize: FeatureExtractor.fftSize(sampleRate: rate)).plannedFromWisdom, "\(rate) Hz")
+        }
+        let uncovered = SpectralFrameAnalyzer(fftSize: 1_000)
+        #expect(!uncovered.plannedFromWisdom)
+
+        let size = FeatureExtractor.fftSize(sampleRate: 16_000)
+        let wise = SpectralFrameAnalyzer(fftSize: size), estimated = SpectralFrameAnalyzer(fftSize: size, useWisdom: false)
+        #expect(wise.plannedFromWisdom && !estimated.plannedFromWisdom)
+        var synth = SoundSynthesizer(sampleRate: 16_000, seed: 8)
+        let frame = synth.speech(seconds: 1_000.0 / 16_000, levelDbfs: -20).map(Float.init)
+        let window = SpectralFrameAnalyzer.hannWindow(length: frame.count)
+        func spectrum(_ analyzer: SpectralFrameAnalyzer) -> [Float] {
+            var power = [Float](repeating: 0, count: analyzer.binCount)
+            frame.withUnsafeBufferPointer { frame in
+                window.withUnsafeBufferPointer { window in
+                    power.withUnsafeMutableBufferPointer { analyzer.powerSpectrum(frame: frame, window: window, into: $0) }
+                }
+            }
+            return power
+        }
+        let a = spectrum(wise), b = spectrum(estimated)
+        let largest = a.max() ?? 0
+        #expect(largest > 0)
+        #expect(zip(a, b).allSatisfy { abs($0 - $1) <= 1e-5 * largest })
+    }
+
     /// The autocorrelation through the FFT equals the direct sum at every lag up to fftSize − frame length.
     @Test func autocorrelationIsFreeOfWrapAroundWithinThePadding() {
         let frameLength = 1_000, fftSize = 1_296
