@@ -32,6 +32,7 @@ let package = Package(
         .target(name: "SomniqDetection", dependencies: ["SomniqFeatures", "SomniqModel"]),
         .target(name: "SomniqStore", dependencies: [
             "SomniqModel", "SomniqDetection", .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "GRDBSQLite", package: "GRDB.swift"),
         ]),
         .target(name: "SomniqEvaluation"),
         .target(name: "SomniqFit", dependencies: ["SomniqFeatures", "SomniqModel"]),

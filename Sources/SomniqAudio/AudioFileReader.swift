@@ -123,8 +123,10 @@ public final class AudioFileReader {
         }
         // NaN, infinities and magnitudes no recorder produces (here 80 dB above full scale) are corruption; the
         // last would also overflow the features' sums of squares. Integers are always in range.
-        for index in 0..<got where !readsIntegers && !(abs(output[index]) <= Self.largestPlausibleSample) {
-            throw .nonFiniteSamples(path: path, atSeconds: Double(framesRead + Int64(index)) / Double(format.sampleRate))
+        if !readsIntegers {
+            for index in 0..<got where !(abs(output[index]) <= Self.largestPlausibleSample) {
+                throw .nonFiniteSamples(path: path, atSeconds: Double(framesRead + Int64(index)) / Double(format.sampleRate))
+            }
         }
         framesRead += Int64(got)
         return got

@@ -1,6 +1,7 @@
 /// What the feature extractor keeps of one half-second block: enough to build the two windows
-/// the block belongs to without looking at its samples again.
-struct BlockSummary {
+/// the block belongs to without looking at its samples again. A class: the extractor keeps two and
+/// refills them in turn, and reading one for a window must not copy (and retain) its arrays.
+final class BlockSummary {
     var sampleCount = 0
     var isComplete = false
     var sumSquares = 0.0
@@ -29,7 +30,7 @@ struct BlockSummary {
         microLevels = [Float](repeating: 0, count: AnalysisGrid.microBlocksPerBlock)
     }
 
-    mutating func reset() {
+    func reset() {
         sampleCount = 0
         isComplete = false
         sumSquares = 0

@@ -45,7 +45,7 @@ public final class FeatureExtractor {
     private var levels = [Float](repeating: 0, count: 2 * AnalysisGrid.microBlocksPerBlock)
     private var sortedLevels = [Float](repeating: 0, count: 2 * AnalysisGrid.microBlocksPerBlock)
 
-    private var blocks: [BlockSummary]
+    private let blocks: [BlockSummary]
     private var blocksConsumed: Int64 = 0
     private var lastSample: Float = 0
 
@@ -138,7 +138,7 @@ public final class FeatureExtractor {
         let expected = grid.blockLength(blocksConsumed)
         precondition(samples.count > 0 && samples.count <= expected, "block \(blocksConsumed) must hold 1...\(expected) samples")
         let slot = Int(blocksConsumed % 2)
-        summarize(samples, complete: samples.count == expected, into: &blocks[slot])
+        summarize(samples, complete: samples.count == expected, into: blocks[slot])
         blocksConsumed += 1
         guard blocksConsumed >= 2 else { return false }
         let previous = 1 - slot
@@ -159,7 +159,7 @@ public final class FeatureExtractor {
 
     // MARK: - Blocks
 
-    private func summarize(_ samples: UnsafeBufferPointer<Float>, complete: Bool, into block: inout BlockSummary) {
+    private func summarize(_ samples: UnsafeBufferPointer<Float>, complete: Bool, into block: BlockSummary) {
         block.reset()
         block.sampleCount = samples.count
         block.isComplete = complete
@@ -199,7 +199,7 @@ public final class FeatureExtractor {
             let start = grid.subframeOffset(subframe)
             let end = min(grid.subframeOffset(subframe + 1), samples.count)
             guard start < end else { break }
-            analyzeSubframe(UnsafeBufferPointer(rebasing: samples[start..<end]), into: &block)
+            analyzeSubframe(UnsafeBufferPointer(rebasing: samples[start..<end]), into: block)
         }
     }
 
@@ -319,7 +319,7 @@ public final class FeatureExtractor {
         return (totalSum, peakBin, envelopeSum, magnitudeSum, riseSum)
     }
 
-    private func analyzeSubframe(_ frame: UnsafeBufferPointer<Float>, into block: inout BlockSummary) {
+    private func analyzeSubframe(_ frame: UnsafeBufferPointer<Float>, into block: BlockSummary) {
         let power = self.power, magnitude = self.magnitude, previousMagnitude = self.previousMagnitude
         hann.withUnsafeBufferPointer { window in analyzer.powerSpectrum(frame: frame, window: window, into: power) }
         let bins = power.count

@@ -16,8 +16,14 @@ public struct Classifier: Sendable {
 
     /// Writes each class's confidence into `confidences` (`classCount` values).
     public func classify(_ features: FeatureVector, into confidences: UnsafeMutableBufferPointer<Float>) {
-        for (index, definition) in model.classes.enumerated() {
-            confidences[index] = Self.confidence(of: definition, score: scores[index], features)
+        // Through buffer pointers, so that each class's definition and score are borrowed, not copied (and their
+        // arrays retained and released) once a window.
+        model.classes.withUnsafeBufferPointer { classes in
+            scores.withUnsafeBufferPointer { scores in
+                for index in classes.indices {
+                    confidences[index] = Self.confidence(of: classes[index], score: scores[index], features)
+                }
+            }
         }
     }
 

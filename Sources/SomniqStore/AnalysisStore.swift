@@ -324,12 +324,12 @@ public final class AnalysisStore: Sendable {
     }
 
     private func insertWindows(_ db: Database, _ data: RecordingData, recordingID: Int64, detectionFloor: Float) throws {
-        let windowStatement = try db.cachedStatement(sql: """
+        let windowInsert = try BulkInsert(db, sql: """
             INSERT INTO windows (recording_id, window_index, start_offset_s, end_offset_s, start_utc, rms_dbfs, snr_db,
                 top_class, top_confidence, features, confidences)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        let detectionStatement = try db.cachedStatement(sql: """
+        let detectionInsert = try BulkInsert(db, sql: """
             INSERT INTO detections (recording_id, window_index, class_id, confidence, start_offset_s, start_utc)
             VALUES (?, ?, ?, ?, ?, ?)
             """)
@@ -337,28 +337,39 @@ public final class AnalysisStore: Sendable {
         let classCount = data.classIDs.count
         let rmsIndex = data.featureIDs.firstIndex(of: FeatureID.rmsDbfs.rawValue)
         let snrIndex = data.featureIDs.firstIndex(of: FeatureID.snrDb.rawValue)
-        for window in 0..<data.windowCount {
-            let start = AnalysisGrid.windowStartSeconds(window)
-            let end = min(data.durationSeconds, start + AnalysisGrid.windowSeconds)
-            let utc = UTCTimestamp.format(milliseconds: UTCTimestamp.milliseconds(
-                startMilliseconds: data.startMilliseconds, offsetSeconds: start))
-            let features = data.features[(window * featureCount)..<((window + 1) * featureCount)]
-            let confidences = data.confidences[(window * classCount)..<((window + 1) * classCount)]
-            var top = 0
-            for index in 0..<classCount where confidences[confidences.startIndex + index] > confidences[confidences.startIndex + top] {
-                top = index
-            }
-            try windowStatement.execute(arguments: [
-                recordingID, window, start, end, utc,
-                Double(rmsIndex.map { features[features.startIndex + $0] } ?? 0),
-                Double(snrIndex.map { features[features.startIndex + $0] } ?? 0),
-                data.classIDs[top], Double(confidences[confidences.startIndex + top]),
-                FloatBlob.encode(features), FloatBlob.encode(confidences),
-            ])
-            for index in 0..<classCount {
-                let confidence = confidences[confidences.startIndex + index]
-                guard confidence >= detectionFloor else { continue }
-                try detectionStatement.execute(arguments: [recordingID, window, data.classIDs[index], Double(confidence), start, utc])
+        try data.features.withUnsafeBufferPointer { allFeatures in
+            try data.confidences.withUnsafeBufferPointer { allConfidences in
+                for window in 0..<data.windowCount {
+                    let start = AnalysisGrid.windowStartSeconds(window)
+                    let end = min(data.durationSeconds, start + AnalysisGrid.windowSeconds)
+                    let utc = UTCTimestamp.format(milliseconds: UTCTimestamp.milliseconds(
+                        startMilliseconds: data.startMilliseconds, offsetSeconds: start))
+                    let features = UnsafeBufferPointer(rebasing: allFeatures[(window * featureCount)..<((window + 1) * featureCount)])
+                    let confidences = UnsafeBufferPointer(rebasing: allConfidences[(window * classCount)..<((window + 1) * classCount)])
+                    var top = 0
+                    for index in 0..<classCount where confidences[index] > confidences[top] { top = index }
+                    try windowInsert.bind(recordingID)
+                    try windowInsert.bind(window)
+                    try windowInsert.bind(start)
+                    try windowInsert.bind(end)
+                    try windowInsert.bind(utc)
+                    try windowInsert.bind(Double(rmsIndex.map { features[$0] } ?? 0))
+                    try windowInsert.bind(Double(snrIndex.map { features[$0] } ?? 0))
+                    try windowInsert.bind(data.classIDs[top])
+                    try windowInsert.bind(Double(confidences[top]))
+                    try windowInsert.bind(floats: features)
+                    try windowInsert.bind(floats: confidences)
+                    try windowInsert.step()
+                    for index in 0..<classCount where confidences[index] >= detectionFloor {
+                        try detectionInsert.bind(recordingID)
+                        try detectionInsert.bind(window)
+                        try detectionInsert.bind(data.classIDs[index])
+                        try detectionInsert.bind(Double(confidences[index]))
+                        try detectionInsert.bind(start)
+                        try detectionInsert.bind(utc)
+                        try detectionInsert.step()
+                    }
+                }
             }
         }
     }
