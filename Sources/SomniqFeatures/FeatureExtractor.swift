@@ -499,15 +499,15 @@ public final class FeatureExtractor {
 
     private func computeSpectralShape(into features: inout FeatureVector) {
         let bins = windowPower.count
-        var total: Float = 0, weighted: Float = 0, logSum: Float = 0
+        var total: Float = 0, weighted: Float = 0
         var dominant = minBin
         for bin in minBin..<bins {
             let value = windowPower[bin]
             total += value
             weighted += value * Float(bin) * binHz
-            logSum += log(value + 1e-20)
             if value > windowPower[dominant] { dominant = bin }
         }
+        let logSum = windowPower.withUnsafeBufferPointer { Self.sumOfLogs($0, from: minBin, to: bins, adding: 1e-20) }
         guard total > 0 else {
             for id in Self.spectralShapeFeatures { features[id] = 0 }
             return
@@ -542,6 +542,28 @@ public final class FeatureExtractor {
         }
         let highEnergy = total - lowEnergy
         features[.lowHighRatioDb] = max(-60, min(60, 10 * log10((lowEnergy + 1e-20) / (highEnergy + 1e-20))))
+    }
+
+    /// `Σ ln(values[i] + floor)` for `i` in `start..<end` (values ≥ 0), with one logarithm per 32 values instead
+    /// of one each: every value splits into its binary exponent, summed exactly as an integer, and its mantissa
+    /// in [1, 2), multiplied 32 at a time (the product stays below 2³²).
+    public static func sumOfLogs(_ values: UnsafeBufferPointer<Float>, from start: Int, to end: Int, adding floor: Float) -> Float {
+        var exponents = 0
+        var logSum: Float = 0
+        var product: Float = 1
+        var run = 0
+        for index in start..<end {
+            let bits = (values[index] + floor).bitPattern
+            exponents += Int((bits >> 23) & 0xFF) - 127
+            product *= Float(bitPattern: (bits & 0x007F_FFFF) | 0x3F80_0000)
+            run += 1
+            if run == 32 {
+                logSum += log(product)
+                product = 1
+                run = 0
+            }
+        }
+        return Float(Double(logSum + log(product)) + Double(exponents) * M_LN2)
     }
 
     private func computeHarmonicity(into features: inout FeatureVector) {

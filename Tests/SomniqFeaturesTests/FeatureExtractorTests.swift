@@ -263,6 +263,23 @@ func median(_ values: [Float]) -> Float { values.sorted()[values.count / 2] }
     }
 }
 
+@Suite struct SumOfLogsTests {
+    /// The flatness's sum of logarithms, one logarithm per 32 values: equal to the plain sum to float precision,
+    /// over spectra from digital silence (only the floor) to loud tones (tens of orders of magnitude apart).
+    @Test func equalsThePlainSumOfLogarithms() {
+        var generator = SeededGenerator(seed: 5)
+        for trial in 0..<100 {
+            let count = 1 + Int(generator.next() % 1_500)
+            let values: [Float] = (0..<count).map { _ in
+                trial == 0 ? 0 : Float(generator.next() % 1_000_000) / 1_000_000 * pow(10, Float(Int(generator.next() % 30)) - 20)
+            }
+            let plain = values.reduce(0.0) { $0 + Double(log($1 + 1e-20)) }
+            let fast = values.withUnsafeBufferPointer { FeatureExtractor.sumOfLogs($0, from: 0, to: count, adding: 1e-20) }
+            #expect(abs(Double(fast) - plain) <= 1e-5 * abs(plain) + 1e-3, "\(fast) vs \(plain) for \(count) values")
+        }
+    }
+}
+
 @Suite struct FeatureIDTests {
     @Test func eachIndexIsTheCasesPositionInTheDeclaration() {
         #expect(MemoryLayout<FeatureID>.size == 1)
