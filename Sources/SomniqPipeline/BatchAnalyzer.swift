@@ -128,7 +128,8 @@ public final class BatchAnalyzer: @unchecked Sendable {
             }
             let data: RecordingData
             do {
-                data = try analyzer.analyze(path: path, explicitStart: explicitStart, isCancelled: { [self] in isCancelled })
+                data = try analyzer.analyze(path: path, explicitStart: explicitStart, isCancelled: { [self] in isCancelled },
+                                            spoolFeatures: true)
             } catch {
                 if case .interrupted = error { return nil }
                 try store.saveFailure(filePath: path, code: error.code, message: error.reason)

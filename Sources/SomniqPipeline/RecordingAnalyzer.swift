@@ -21,8 +21,10 @@ public struct RecordingAnalyzer: Sendable {
     ///   - explicitStart: the recording's start time, overriding what the file name or metadata say.
     ///   - isCancelled: asked every few seconds of audio; when it says yes, decoding stops with `.interrupted`.
     ///   - progress: called now and then with the fraction of the file decoded.
+    ///   - spoolFeatures: keep the feature rows in a temporary file (`RecordingData.featureSpool`) rather than in
+    ///     memory, so that memory does not grow with the recording (for analyses headed for the database).
     public func analyze(path: String, explicitStart: Date? = nil, isCancelled: (() -> Bool)? = nil,
-                        progress: ((Double) -> Void)? = nil) throws(AudioFileError) -> RecordingData {
+                        progress: ((Double) -> Void)? = nil, spoolFeatures: Bool = false) throws(AudioFileError) -> RecordingData {
         let absolutePath = URL(fileURLWithPath: path).standardizedFileURL.path
         let reader = try AudioFileReader(path: absolutePath)
         let format = reader.format
@@ -33,14 +35,15 @@ public struct RecordingAnalyzer: Sendable {
         let grid = extractor.grid
         let expectedWindows = grid.windowCount(frameCount: format.frameCount)
         let classCount = classifier.classCount
+        let spool = spoolFeatures ? FeatureSpool(width: FeatureID.count) : nil
         var features = [Float]()
-        features.reserveCapacity(expectedWindows * FeatureID.count)
+        if spool == nil { features.reserveCapacity(expectedWindows * FeatureID.count) }
         var confidences = [Float](repeating: 0, count: expectedWindows * classCount)
         var vector = FeatureVector()
         var windowCount = 0
 
         func emit() {
-            features.append(contentsOf: vector.values)
+            if let spool { spool.append(vector.values) } else { features.append(contentsOf: vector.values) }
             confidences.withUnsafeMutableBufferPointer { buffer in
                 let row = UnsafeMutableBufferPointer(rebasing: buffer[(windowCount * classCount)..<((windowCount + 1) * classCount)])
                 classifier.classify(vector, into: row)
@@ -77,7 +80,7 @@ public struct RecordingAnalyzer: Sendable {
             channelCount: format.channelCount, frameCount: format.frameCount, durationSeconds: format.durationSeconds,
             startMilliseconds: Int64((start.date.timeIntervalSince1970 * 1000).rounded()), startSource: start.source.rawValue,
             windowCount: windowCount, featureIDs: FeatureID.allCases.map(\.rawValue), features: features,
-            classIDs: bundle.classifier.classIDs, confidences: confidences)
+            classIDs: bundle.classifier.classIDs, confidences: confidences, featureSpool: spool)
         data.contentSHA256 = reader.contentSHA256
         data.fileSize = (attributes?[.size] as? NSNumber)?.int64Value
         data.fileModified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970

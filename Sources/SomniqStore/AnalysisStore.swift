@@ -334,17 +334,19 @@ public final class AnalysisStore: Sendable {
             VALUES (?, ?, ?, ?, ?, ?)
             """)
         let featureCount = data.featureIDs.count
+        precondition(featureCount > 0, "a fresh analysis has features")
         let classCount = data.classIDs.count
         let rmsIndex = data.featureIDs.firstIndex(of: FeatureID.rmsDbfs.rawValue)
         let snrIndex = data.featureIDs.firstIndex(of: FeatureID.snrDb.rawValue)
-        try data.features.withUnsafeBufferPointer { allFeatures in
-            try data.confidences.withUnsafeBufferPointer { allConfidences in
-                for window in 0..<data.windowCount {
+        try data.confidences.withUnsafeBufferPointer { allConfidences in
+            try data.forEachFeatureBlock { firstWindow, allFeatures in
+                for window in firstWindow..<(firstWindow + allFeatures.count / featureCount) {
                     let start = AnalysisGrid.windowStartSeconds(window)
                     let end = min(data.durationSeconds, start + AnalysisGrid.windowSeconds)
                     let utc = UTCTimestamp.format(milliseconds: UTCTimestamp.milliseconds(
                         startMilliseconds: data.startMilliseconds, offsetSeconds: start))
-                    let features = UnsafeBufferPointer(rebasing: allFeatures[(window * featureCount)..<((window + 1) * featureCount)])
+                    let row = window - firstWindow
+                    let features = UnsafeBufferPointer(rebasing: allFeatures[(row * featureCount)..<((row + 1) * featureCount)])
                     let confidences = UnsafeBufferPointer(rebasing: allConfidences[(window * classCount)..<((window + 1) * classCount)])
                     var top = 0
                     for index in 0..<classCount where confidences[index] > confidences[top] { top = index }

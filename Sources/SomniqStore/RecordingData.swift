@@ -14,8 +14,10 @@ public struct RecordingData: Sendable {
     public var startSource: String
     public var windowCount: Int
     public var featureIDs: [String]
-    /// Row-major, `windowCount × featureIDs.count`.
+    /// Row-major, `windowCount × featureIDs.count`; empty when the rows are in `featureSpool`.
     public var features: [Float]
+    /// The feature rows of a recording analysed for the database, kept out of memory (see `forEachFeatureBlock`).
+    public var featureSpool: FeatureSpool?
     public var classIDs: [String]
     /// Row-major, `windowCount × classIDs.count`.
     public var confidences: [Float]
@@ -27,8 +29,10 @@ public struct RecordingData: Sendable {
 
     public init(path: String, container: String, encoding: String, sampleRate: Int, channelCount: Int,
                 frameCount: Int64, durationSeconds: Double, startMilliseconds: Int64, startSource: String,
-                windowCount: Int, featureIDs: [String], features: [Float], classIDs: [String], confidences: [Float]) {
-        precondition(features.count == windowCount * featureIDs.count, "feature matrix does not match window count")
+                windowCount: Int, featureIDs: [String], features: [Float], classIDs: [String], confidences: [Float],
+                featureSpool: FeatureSpool? = nil) {
+        precondition(featureSpool.map { features.isEmpty && $0.rowCount == windowCount && $0.width == featureIDs.count }
+                        ?? (features.count == windowCount * featureIDs.count), "feature matrix does not match window count")
         precondition(confidences.count == windowCount * classIDs.count, "confidence matrix does not match window count")
         self.path = path
         self.container = container
@@ -42,9 +46,17 @@ public struct RecordingData: Sendable {
         self.windowCount = windowCount
         self.featureIDs = featureIDs
         self.features = features
+        self.featureSpool = featureSpool
         self.classIDs = classIDs
         self.confidences = confidences
     }
 
     public func confidence(window: Int, classIndex: Int) -> Float { confidences[window * classIDs.count + classIndex] }
+
+    /// Calls `body` with consecutive blocks of feature rows in window order (the block's first window and its
+    /// rows, row-major), from memory or from the spool.
+    public func forEachFeatureBlock(_ body: (Int, UnsafeBufferPointer<Float>) throws -> Void) throws {
+        if let featureSpool { return try featureSpool.forEachBlock(body) }
+        try features.withUnsafeBufferPointer { try body(0, $0) }
+    }
 }

@@ -146,3 +146,59 @@ func results(for data: RecordingData) -> [ProfileResult] {
         #expect(FloatBlob.encode([Float(1)]) == Data([0x00, 0x00, 0x80, 0x3F]))
     }
 }
+
+@Suite struct FeatureSpoolTests {
+    @Test func readsBackEveryRowInOrderAcrossBlocks() throws {
+        let spool = try #require(FeatureSpool(width: 3))
+        let rows = 2 * 1024 + 77  // two written blocks and rows still pending
+        for row in 0..<rows { spool.append([Float(row), Float(-row), 0.5]) }
+        #expect(spool.rowCount == rows)
+        var next = 0
+        try spool.forEachBlock { first, values in
+            #expect(first == next)
+            #expect(values.count % 3 == 0)
+            for offset in 0..<(values.count / 3) {
+                #expect(values[3 * offset] == Float(first + offset) && values[3 * offset + 1] == -Float(first + offset))
+            }
+            next += values.count / 3
+        }
+        #expect(next == rows)
+    }
+
+    @Test func cannotBeMadeInAFolderThatIsNotThere() {
+        #expect(FeatureSpool(width: 2, directory: "/nonexistent-\(UUID().uuidString)") == nil)
+    }
+
+    /// A night analysed for the database keeps its features in a spool: what is stored must be what the same
+    /// rows in memory store.
+    @Test func aSpooledRecordingStoresTheSameWindows() throws {
+        let windows = 2_500
+        let classIDs = storeModelBundle.classifier.classIDs
+        let features = (0..<windows).flatMap { [Float(-60 + $0 % 50), Float($0 % 17)] }
+        var confidences = [Float](repeating: 0.05, count: windows * classIDs.count)
+        for window in stride(from: 0, to: windows, by: 7) { confidences[window * classIDs.count] = 0.9 }
+        func data(spooled: Bool) throws -> RecordingData {
+            var spool: FeatureSpool?
+            if spooled {
+                spool = try #require(FeatureSpool(width: 2))
+                for window in 0..<windows { spool!.append(Array(features[(2 * window)..<(2 * window + 2)])) }
+            }
+            return RecordingData(path: "/nights/long.wav", container: "WAV", encoding: "PCM_16", sampleRate: 16_000,
+                                 channelCount: 1, frameCount: Int64(windows) * 8_000, durationSeconds: Double(windows) / 2,
+                                 startMilliseconds: 1_795_302_000_000, startSource: "file-name", windowCount: windows,
+                                 featureIDs: ["rms_dbfs", "snr_db"], features: spooled ? [] : features, classIDs: classIDs,
+                                 confidences: confidences, featureSpool: spool)
+        }
+        var stored: [[WindowRecord]] = []
+        for spooled in [false, true] {
+            let store = try AnalysisStore.inMemory()
+            let recording = try data(spooled: spooled)
+            let id = try store.save(recording, bundle: storeModelBundle, results: results(for: recording)).recordingID
+            stored.append(try store.windows(recordingID: id))
+            #expect(try store.count("detections", recordingID: id) == (windows + 6) / 7)
+        }
+        #expect(stored[0].count == windows)
+        #expect(stored[1] == stored[0])
+        #expect(stored[1][2_049].rmsDbfs == Double(-60 + 2_049 % 50) && stored[1][2_049].snrDb == Double(2_049 % 17))
+    }
+}
