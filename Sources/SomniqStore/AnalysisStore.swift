@@ -335,6 +335,9 @@ public final class AnalysisStore: Sendable {
             """)
         let featureCount = data.featureIDs.count
         precondition(featureCount > 0, "a fresh analysis has features")
+        // Detections are the sounds heard: silence and other ("nothing of note", on top of most windows of a
+        // night) stay in each window's confidences and top class, not in 100,000 detection rows a night.
+        let detectable = data.classIDs.map { !TopClass.nothing.contains($0) }
         let classCount = data.classIDs.count
         let rmsIndex = data.featureIDs.firstIndex(of: FeatureID.rmsDbfs.rawValue)
         let snrIndex = data.featureIDs.firstIndex(of: FeatureID.snrDb.rawValue)
@@ -362,7 +365,7 @@ public final class AnalysisStore: Sendable {
                     try windowInsert.bind(floats: features)
                     try windowInsert.bind(floats: confidences)
                     try windowInsert.step()
-                    for index in 0..<classCount where confidences[index] >= detectionFloor {
+                    for index in 0..<classCount where detectable[index] && confidences[index] >= detectionFloor {
                         try detectionInsert.bind(recordingID)
                         try detectionInsert.bind(window)
                         try detectionInsert.bind(data.classIDs[index])

@@ -39,7 +39,9 @@ func results(for data: RecordingData) -> [ProfileResult] {
         let profileResults = results(for: data)
         let id = try store.save(data, bundle: storeModelBundle, results: profileResults).recordingID
         #expect(try store.count("windows", recordingID: id) == 20)
-        #expect(try store.count("detections", recordingID: id) == 20, "one class above the floor per window; rain's 0.1 is below it")
+        #expect(try store.count("detections", recordingID: id) == 12,
+                "snoring in windows 4–15; silence (the other windows) is no detection; rain's 0.1 is below the floor")
+        #expect(try store.detections(recordingID: id).allSatisfy { $0.classID == "snoring" })
         #expect(try store.count("profile_runs", recordingID: id) == 5)
         let alerts = try store.alerts(recordingID: id)
         let episodes = try store.episodes(recordingID: id)
@@ -176,7 +178,8 @@ func results(for data: RecordingData) -> [ProfileResult] {
         let classIDs = storeModelBundle.classifier.classIDs
         let features = (0..<windows).flatMap { [Float(-60 + $0 % 50), Float($0 % 17)] }
         var confidences = [Float](repeating: 0.05, count: windows * classIDs.count)
-        for window in stride(from: 0, to: windows, by: 7) { confidences[window * classIDs.count] = 0.9 }
+        let snoring = classIDs.firstIndex(of: "snoring")!
+        for window in stride(from: 0, to: windows, by: 7) { confidences[window * classIDs.count + snoring] = 0.9 }
         func data(spooled: Bool) throws -> RecordingData {
             var spool: FeatureSpool?
             if spooled {
