@@ -107,13 +107,7 @@ public final class AudioFileReader {
             }
             interleaved.withUnsafeBufferPointer { buffer in
                 digest.update(bufferPointer: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[0..<max(0, got * channels)])))
-                let scale = 1 / Float(channels)
-                for frame in 0..<got {
-                    var sum: Float = 0
-                    let base = frame * channels
-                    for channel in 0..<channels { sum += buffer[base + channel] }
-                    output[frame] = sum * scale
-                }
+                Self.mixDown(buffer, frames: got, channels: channels, into: output) { $0 }
             }
         }
         if got < wanted {
@@ -147,15 +141,22 @@ public final class AudioFileReader {
             if channels == 1 {
                 for index in 0..<got { output[index] = Float(buffer[index]) * scale }
             } else {
-                let mix = 1 / Float(channels)
-                for frame in 0..<got {
-                    var sum: Float = 0
-                    let base = frame * channels
-                    for channel in 0..<channels { sum += Float(buffer[base + channel]) * scale }
-                    output[frame] = sum * mix
-                }
+                Self.mixDown(UnsafeBufferPointer(buffer), frames: got, channels: channels, into: output) { Float($0) * scale }
             }
             return got
+        }
+    }
+
+    /// Each frame's mean over its channels, of the samples as `value` turns them into floats.
+    @inline(__always)
+    private static func mixDown<Sample>(_ buffer: UnsafeBufferPointer<Sample>, frames: Int, channels: Int,
+                                        into output: UnsafeMutableBufferPointer<Float>, value: (Sample) -> Float) {
+        let scale = 1 / Float(channels)
+        for frame in 0..<frames {
+            var sum: Float = 0
+            let base = frame * channels
+            for channel in 0..<channels { sum += value(buffer[base + channel]) }
+            output[frame] = sum * scale
         }
     }
 

@@ -291,10 +291,10 @@ public final class FeatureExtractor {
             let stronger = value .> best
             best.replace(with: value, where: stronger)
             bestIndex.replace(with: index, where: stronger)
-            let root = value.squareRoot()
+            let root = value.squareRoot(), before = load(previous, bin)
             store(root, m, bin)
             magnitudes += root
-            rise += (root - load(previous, bin)).replacing(with: 0, where: root .<= load(previous, bin))
+            rise += (root - before).replacing(with: 0, where: root .<= before)
             bin += 8
         }
         // Across lanes: the largest power, and of equals the lowest bin, as a scan in bin order would find.

@@ -7,7 +7,7 @@ import Foundation
 ///
 /// Plans come from the FFTW wisdom shipped in `FFTWisdom.swift` (made with FFTW_PATIENT on the machine the
 /// benchmarks run on, for the transform sizes of the common sample rates) when it applies: the same
-/// algorithm every run, about 1.7 times as fast as FFTW_ESTIMATE's choice at 16 kHz. Where it does not
+/// algorithm every run, and faster than FFTW_ESTIMATE's choice. Where it does not
 /// (another FFTW version, a processor without the instructions it chose, an unusual size) they come from
 /// FFTW_ESTIMATE, which is just as reproducible. Never from timing at run time, which could change results.
 public final class SpectralFrameAnalyzer {

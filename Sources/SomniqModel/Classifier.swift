@@ -16,8 +16,8 @@ public struct Classifier: Sendable {
 
     /// Writes each class's confidence into `confidences` (`classCount` values).
     public func classify(_ features: FeatureVector, into confidences: UnsafeMutableBufferPointer<Float>) {
-        // Through buffer pointers, so that each class's definition and score are borrowed, not copied (and their
-        // arrays retained and released) once a window.
+        // Indexed through buffer pointers, not enumerated: enumerating copied each class's definition and score
+        // (retaining and releasing their arrays) once a window.
         model.classes.withUnsafeBufferPointer { classes in
             scores.withUnsafeBufferPointer { scores in
                 for index in classes.indices {
@@ -33,6 +33,7 @@ public struct Classifier: Sendable {
         return confidences
     }
 
+    @inline(__always)
     static func confidence(of definition: SoundClassDefinition, score points: CompiledPointsScore?,
                            _ features: FeatureVector) -> Float {
         guard definition.status != .unsupported else { return 0 }
