@@ -38,9 +38,9 @@ let package = Package(
         .target(name: "SomniqFit", dependencies: ["SomniqFeatures", "SomniqModel"]),
         .target(name: "SomniqPipeline", dependencies: [
             "SomniqAudio", "SomniqFeatures", "SomniqModel", "SomniqDetection", "SomniqStore", "SomniqEvaluation", "SomniqFit",
-            .product(name: "CSV", package: "CSV.swift"),
+            "SomniqSynth", .product(name: "CSV", package: "CSV.swift"),
         ]),
-        .target(name: "SomniqSynth", dependencies: ["SomniqAudio"]),
+        .target(name: "SomniqSynth", dependencies: ["SomniqAudio", "SomniqFeatures"]),
 
         .executableTarget(name: "somniq-analyze", dependencies: [
             "SomniqPipeline", .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -42,6 +42,8 @@ public final class FeatureExtractor {
     private var previousLogMel: UnsafeMutableBufferPointer<Float>
     private var windowLogMel = [Float](repeating: 0, count: FeatureExtractor.melBands)
     static let melBands = 24
+    /// The mel energies' dynamic range: 60 dB.
+    static let melDynamicRange: Float = 1e-6
     private var levels = [Float](repeating: 0, count: 2 * AnalysisGrid.microBlocksPerBlock)
     private var sortedLevels = [Float](repeating: 0, count: 2 * AnalysisGrid.microBlocksPerBlock)
 
@@ -340,9 +342,14 @@ public final class FeatureExtractor {
         melFilters.apply(UnsafeBufferPointer(power), into: melEnergy)
         let logMel = self.logMel, previousLogMel = self.previousLogMel
         var change: Float = 0
+        // Bands more than 60 dB under the strongest are read as that floor: what lies there is leakage and the
+        // recorder's own filters, which differ between rates and devices, not the sound.
+        var strongest: Float = 0
+        for band in 0..<Self.melBands { strongest = max(strongest, melEnergy[band]) }
+        let melFloor = max(1e-10, strongest * Self.melDynamicRange)
         block.logMelSum.withUnsafeMutableBufferPointer { logMelSum in
             for band in 0..<Self.melBands {
-                logMel[band] = log(melEnergy[band] + 1e-10)
+                logMel[band] = log(max(melEnergy[band], melFloor))
                 logMelSum[band] += logMel[band]
                 change += abs(logMel[band] - previousLogMel[band])
             }
@@ -532,14 +539,23 @@ public final class FeatureExtractor {
         features[.spectralFlatness] = min(1, exp(logSum / count) / (total / count))
         features[.spectralRolloffHz] = rolloff
         features[.dominantFrequencyHz] = Float(dominant) * binHz
-        let bandFeatures: [FeatureID] = [.bandRatio0To250, .bandRatio250To500, .bandRatio500To1k,
-                                         .bandRatio1kTo2k, .bandRatio2kTo4k, .bandRatio4kUp]
-        for (band, id) in bandFeatures.enumerated() {
-            let lower = bandEdges[band], upper = band == bandFeatures.count - 1 ? bins : bandEdges[band + 1]
+        let bandCount = 6  // 50–250, 250–500, 500–1k, 1k–2k, 2k–4k, above 4 kHz
+        func bandEnergy(_ band: Int) -> Float {
+            let lower = bandEdges[band], upper = band == bandCount - 1 ? bins : bandEdges[band + 1]
             var energy: Float = 0
             if lower < upper { for bin in lower..<upper { energy += windowPower[bin] } }
-            features[id] = energy / total
+            return energy
         }
+        // The four low bands as shares of the power below 2 kHz, which every supported rate has.
+        let low = (bandEnergy(0), bandEnergy(1), bandEnergy(2), bandEnergy(3))
+        let belowTwoKilohertz = low.0 + low.1 + low.2 + low.3
+        let lowShare = belowTwoKilohertz > 0 ? 1 / belowTwoKilohertz : 0
+        features[.bandRatio0To250] = low.0 * lowShare
+        features[.bandRatio250To500] = low.1 * lowShare
+        features[.bandRatio500To1k] = low.2 * lowShare
+        features[.bandRatio1kTo2k] = low.3 * lowShare
+        features[.bandRatio2kTo4k] = bandEnergy(4) / total
+        features[.bandRatio4kUp] = bandEnergy(5) / total
         let highEnergy = total - lowEnergy
         features[.lowHighRatioDb] = max(-60, min(60, 10 * log10((lowEnergy + 1e-20) / (highEnergy + 1e-20))))
     }

@@ -1,6 +1,10 @@
 /// The per-window features, in the order of a `FeatureVector`. The raw value is the name the
 /// model files use. Each case documents its formula, unit and range.
 ///
+/// Every feature is measured on the recording resampled to 8 kHz (`FeatureStream`), so over the 0–4 kHz band
+/// every recording of 8 kHz or more has: it means the same at every sample rate. A feature whose band a
+/// recording lacks (`requiredBandHz` above its Nyquist frequency) is NaN: missing, not silent.
+///
 /// Notation: `x[n]` the window's samples (mono, [-1, 1]); `P[k]` the window's mean power spectrum
 /// (Welch: the average of the sixteen 1/16 s Hann-windowed sub-frame periodograms), `f[k]` bin
 /// frequency in Hz; `e[m]` the level of 10 ms micro-block `m` in dBFS; `floor` the background
@@ -32,7 +36,7 @@ public enum FeatureID: String, CaseIterable, Sendable, Codable {
     case spectralCentroidHz = "spectral_centroid_hz"
     /// `sqrt(Σ (f - centroid)² P / Σ P)`, Hz.
     case spectralSpreadHz = "spectral_spread_hz"
-    /// Geometric over arithmetic mean of `P[k]` from 50 Hz to Nyquist, [0, 1]: near 1 for white noise, near 0 for tones.
+    /// Geometric over arithmetic mean of `P[k]` from 50 Hz to 4 kHz, [0, 1]: near 1 for white noise, near 0 for tones.
     case spectralFlatness = "spectral_flatness"
     /// Frequency below which 85% of the power lies, Hz.
     case spectralRolloffHz = "spectral_rolloff_hz"
@@ -50,19 +54,23 @@ public enum FeatureID: String, CaseIterable, Sendable, Codable {
     case harmonicity = "harmonicity"
     /// Frequency of that autocorrelation peak, Hz (0 when `harmonicity` is 0).
     case pitchHz = "pitch_hz"
-    /// Sign changes of `x[n]` per sample, [0, 1].
+    /// Sign changes of `x[n]` per sample of the 8 kHz analysis signal, [0, 1].
     case zeroCrossingRate = "zero_crossing_rate"
-    /// Fraction of `Σ P` in 0–250 Hz, [0, 1].
+    /// Fraction of the power below 2 kHz (`Σ P`, 50 Hz–2 kHz) in 50–250 Hz, [0, 1]. The four low-band shares
+    /// are taken of the power below 2 kHz so that they exist at every supported rate (4 kHz included).
     case bandRatio0To250 = "band_ratio_0_250"
-    /// Fraction of `Σ P` in 250–500 Hz, [0, 1].
+    /// Fraction of the power below 2 kHz in 250–500 Hz, [0, 1].
     case bandRatio250To500 = "band_ratio_250_500"
-    /// Fraction of `Σ P` in 500–1000 Hz, [0, 1].
+    /// Fraction of the power below 2 kHz in 500–1000 Hz, [0, 1].
     case bandRatio500To1k = "band_ratio_500_1k"
-    /// Fraction of `Σ P` in 1–2 kHz, [0, 1].
+    /// Fraction of the power below 2 kHz in 1–2 kHz, [0, 1].
     case bandRatio1kTo2k = "band_ratio_1k_2k"
-    /// Fraction of `Σ P` in 2–4 kHz, [0, 1].
+    /// Fraction of `Σ P` (50 Hz–4 kHz) in 2–4 kHz, [0, 1].
     case bandRatio2kTo4k = "band_ratio_2k_4k"
-    /// Fraction of `Σ P` above 4 kHz, [0, 1] (0 when Nyquist is 4 kHz or less).
+    /// Share of the recording's power above the 0–4 kHz analysis band, [0, 1]: `1 − (analysis-band power / the
+    /// recording's own power)`, from its own samples. An extra, not one of the classifier's common-band features:
+    /// missing (NaN) where the recording has no such band (below 8.36 kHz); measured over different bands at
+    /// different rates (4–8 kHz at 16 kHz, 4–22 kHz at 44.1 kHz), so the fitter never offers it.
     case bandRatio4kUp = "band_ratio_4k_up"
     /// `10 log10(Σ P below 500 Hz / Σ P above 500 Hz)`, dB, clamped to ±60.
     case lowHighRatioDb = "low_high_ratio_db"
@@ -113,6 +121,23 @@ public enum FeatureID: String, CaseIterable, Sendable, Codable {
     public var index: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
 
     public static let count = allCases.count
+
+    /// The top of the band the feature's definition reads, Hz: a recording whose Nyquist frequency falls short of
+    /// it (by more than `FeatureStream.bandTolerance`) cannot give the feature. 0 for level, time-course and
+    /// pitch features, which any supported rate gives (as closely as its band allows).
+    public var requiredBandHz: Float {
+        switch self {
+        case .rmsDbfs, .peakDbfs, .crestDb, .noiseFloorDbfs, .snrDb, .levelRangeDb, .onsetStrengthDb, .activeFraction,
+             .syllabicModulation, .harmonicity, .pitchHz, .breathingPeriodicity, .breathingPeriodSeconds, .precedingQuietSeconds:
+            0
+        case .bandRatio0To250, .bandRatio250To500, .bandRatio500To1k, .bandRatio1kTo2k:
+            2_000
+        case .bandRatio4kUp:
+            4_400
+        default:
+            4_000
+        }
+    }
 }
 
 /// One window's features, indexed by `FeatureID`.

@@ -60,7 +60,7 @@ public struct DecisionTree: Sendable {
         let parentImpurity = gini(positive, total)
         var best: (gain: Double, split: Split)?
         for feature in features {
-            let thresholds = Self.candidateThresholds(sortedValues: rows.map { samples[$0][feature] }.sorted(), count: candidates)
+            let thresholds = Self.candidateThresholds(sortedValues: rows.map { samples[$0][feature] }.filter { !$0.isNaN }.sorted(), count: candidates)
             for threshold in thresholds {
                 var belowPositive = 0.0, belowTotal = 0.0
                 for row in rows where samples[row][feature] < threshold {

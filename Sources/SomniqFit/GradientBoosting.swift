@@ -21,16 +21,17 @@ public struct GradientBoosting: Sendable {
         public init() {}
     }
 
-    /// A grown tree over feature columns, thresholds as values: `row[feature] < threshold` goes below.
+    /// A grown tree over feature columns, thresholds as values: `row[feature] < threshold` goes below, and a
+    /// missing value (NaN) goes below when `missingBelow`, above otherwise.
     public indirect enum Tree: Sendable, Equatable {
         case leaf(Double)
-        case split(feature: Int, threshold: Float, below: Tree, above: Tree)
+        case split(feature: Int, threshold: Float, missingBelow: Bool, below: Tree, above: Tree)
 
         public func value(_ row: [Float]) -> Double {
             switch self {
             case .leaf(let value): value
-            case .split(let feature, let threshold, let below, let above):
-                row[feature] < threshold ? below.value(row) : above.value(row)
+            case .split(let feature, let threshold, let missingBelow, let below, let above):
+                row[feature] < threshold || (missingBelow && row[feature].isNaN) ? below.value(row) : above.value(row)
             }
         }
     }
@@ -72,8 +73,10 @@ public struct GradientBoosting: Sendable {
     }
 }
 
-/// Feature values replaced by the index of their bin: `bin(row) ≤ k` exactly when `value < thresholds[k]`.
+/// Feature values replaced by the index of their bin: `bin(row) ≤ k` exactly when `value < thresholds[k]`; a
+/// missing value (NaN) has the bin `missing`.
 struct BinnedTable {
+    static let missing = UInt8.max
     let features: [Int]
     /// Per feature (in `features` order): ascending thresholds.
     let thresholds: [[Float]]
@@ -85,9 +88,11 @@ struct BinnedTable {
         self.features = features
         var thresholds: [[Float]] = [], bins: [[UInt8]] = []
         for feature in features {
-            let cuts = DecisionTree.candidateThresholds(sortedValues: samples.map { $0[feature] }.sorted(), count: count)
+            let cuts = DecisionTree.candidateThresholds(sortedValues: samples.map { $0[feature] }.filter { !$0.isNaN }.sorted(),
+                                                        count: count)
             thresholds.append(cuts)
             bins.append(samples.map { row in
+                guard !row[feature].isNaN else { return Self.missing }
                 var lower = 0, upper = cuts.count
                 while lower < upper {
                     let middle = (lower + upper) / 2
@@ -119,33 +124,54 @@ struct TreeGrower {
         for row in rows { g += gradients[row]; h += hessians[row]; w += weights[row] }
         guard w >= 2 * minLeafWeight else { return leaf(rows) }
         let parent = g * g / (h + l2)
-        var best: (gain: Double, column: Int, bin: Int)?
+        var best: (gain: Double, column: Int, bin: Int, missingBelow: Bool)?
         for column in table.features.indices {
             let cuts = table.thresholds[column].count
             guard cuts > 0 else { continue }
             var histG = [Double](repeating: 0, count: cuts + 1)
             var histH = histG, histW = histG
+            var missingG = 0.0, missingH = 0.0, missingW = 0.0
             let bins = table.bins[column]
             for row in rows {
-                let bin = Int(bins[row])
-                histG[bin] += gradients[row]
-                histH[bin] += hessians[row]
-                histW[bin] += weights[row]
+                let bin = bins[row]
+                if bin == BinnedTable.missing {
+                    missingG += gradients[row]; missingH += hessians[row]; missingW += weights[row]
+                    continue
+                }
+                histG[Int(bin)] += gradients[row]
+                histH[Int(bin)] += hessians[row]
+                histW[Int(bin)] += weights[row]
             }
+            // Missing values go to whichever side gains more; with none here, to the heavier side.
             var leftG = 0.0, leftH = 0.0, leftW = 0.0
             for cut in 0..<cuts {
                 leftG += histG[cut]; leftH += histH[cut]; leftW += histW[cut]
-                guard leftW >= minLeafWeight, w - leftW >= minLeafWeight else { continue }
-                let rightG = g - leftG, rightH = h - leftH
-                let gain = leftG * leftG / (leftH + l2) + rightG * rightG / (rightH + l2) - parent
-                if gain > (best?.gain ?? 1e-12) { best = (gain, column, cut) }
+                func consider(missingBelow: Bool) {
+                    let lg = leftG + (missingBelow ? missingG : 0), lh = leftH + (missingBelow ? missingH : 0)
+                    let lw = leftW + (missingBelow ? missingW : 0)
+                    guard lw >= minLeafWeight, w - lw >= minLeafWeight else { return }
+                    let rightG = g - lg, rightH = h - lh
+                    let gain = lg * lg / (lh + l2) + rightG * rightG / (rightH + l2) - parent
+                    if gain > (best?.gain ?? 1e-12) { best = (gain, column, cut, missingBelow) }
+                }
+                if missingW > 0 {
+                    consider(missingBelow: true)
+                    consider(missingBelow: false)
+                } else {
+                    consider(missingBelow: leftW >= w - leftW)
+                }
             }
         }
         guard let best else { return leaf(rows) }
         let bins = table.bins[best.column]
-        let below = rows.filter { Int(bins[$0]) <= best.bin }
-        let above = rows.filter { Int(bins[$0]) > best.bin }
+        let goesBelow = { (row: Int) -> Bool in
+            let bin = bins[row]
+            return bin == BinnedTable.missing ? best.missingBelow : Int(bin) <= best.bin
+        }
+        let below = rows.filter(goesBelow)
+        let above = rows.filter { !goesBelow($0) }
         return .split(feature: table.features[best.column], threshold: table.thresholds[best.column][best.bin],
+                      missingBelow: best.missingBelow,
                       below: grow(rows: below, depth: depth - 1), above: grow(rows: above, depth: depth - 1))
     }
 }

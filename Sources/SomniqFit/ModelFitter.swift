@@ -34,7 +34,8 @@ public struct ModelFitter: Sendable {
         /// Features the trees may use: level and context features are left out, since absolute levels depend on
         /// the recorder's gain and short clips have no context.
         public var features: [FeatureID] = FeatureID.allCases.filter {
-            ![.rmsDbfs, .peakDbfs, .noiseFloorDbfs, .snrDb, .activeFraction, .breathingPeriodicity, .breathingPeriodSeconds, .precedingQuietSeconds].contains($0)
+            ![.rmsDbfs, .peakDbfs, .noiseFloorDbfs, .snrDb, .activeFraction, .breathingPeriodicity, .breathingPeriodSeconds,
+              .precedingQuietSeconds, .bandRatio4kUp].contains($0)
         }
         /// Classes never fitted (their hand-written rules stay).
         public var keep: Set<String> = ["silence"]
@@ -163,8 +164,9 @@ public struct ModelFitter: Sendable {
     func scoreTree(_ tree: GradientBoosting.Tree) -> ScoreTree {
         switch tree {
         case .leaf(let value): .points(Float((value * 1000).rounded() / 1000))
-        case .split(let feature, let threshold, let below, let above):
-            .test(feature: FeatureID.allCases[feature], threshold: Self.rounded(threshold), below: scoreTree(below), above: scoreTree(above))
+        case .split(let feature, let threshold, let missingBelow, let below, let above):
+            .test(feature: FeatureID.allCases[feature], threshold: Self.rounded(threshold), missingBelow: missingBelow,
+                  below: scoreTree(below), above: scoreTree(above))
         }
     }
 
@@ -187,7 +189,7 @@ public struct ModelFitter: Sendable {
     /// Softness per feature column: a share of its interquartile range (a small floor where that is 0).
     func featureSoftness(_ rows: [[Float]]) -> [Float] {
         (0..<FeatureID.count).map { column in
-            let values = rows.map { $0[column] }.sorted()
+            let values = rows.map { $0[column] }.filter { !$0.isNaN }.sorted()
             guard !values.isEmpty else { return 1 }
             let spread = values[values.count * 3 / 4] - values[values.count / 4]
             return max(spread * options.softnessShare, 1e-3)

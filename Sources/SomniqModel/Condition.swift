@@ -24,10 +24,12 @@ public struct Condition: Codable, Equatable, Sendable {
         self.softness = softness
     }
 
-    /// Membership of `value`, in [0, 1].
+    /// Membership of `value`, in [0, 1]. A missing feature (NaN: the recording lacks its band) is neither in nor
+    /// out: 0.5.
     @inline(__always)
     public func membership(_ value: Float) -> Float {
-        switch test {
+        guard !value.isNaN else { return 0.5 }
+        return switch test {
         case .above(let threshold): Self.logistic((value - threshold) / softness)
         case .below(let threshold): Self.logistic((threshold - value) / softness)
         case .between(let lower, let upper):

@@ -71,21 +71,24 @@ extension PointsScore.Calibration {
     public func apply(_ score: Float) -> Float { 1 / (1 + exp(-(slope * score + intercept))) }
 }
 
-/// One tree of a `PointsScore`: a test `feature < threshold` leading `below` or `above`, down to points.
+/// One tree of a `PointsScore`: a test `feature < threshold` leading `below` or `above`, down to points. A
+/// missing feature (NaN: the recording lacks its band) goes where the test's `missing` says, `below` or `above`
+/// (the fitter learns which from training copies that lack the band).
 ///
-/// In JSON a test reads `{"feature": "mfcc_2", "threshold": 3.1, "below": {...}, "above": {...}}` and a leaf
-/// `{"points": 0.35}`.
+/// In JSON a test reads `{"feature": "mfcc_2", "threshold": 3.1, "missing": "below", "below": {...}, "above": {...}}`
+/// (`missing` absent: above) and a leaf `{"points": 0.35}`.
 public indirect enum ScoreTree: Codable, Equatable, Sendable {
     case points(Float)
-    case test(feature: FeatureID, threshold: Float, below: ScoreTree, above: ScoreTree)
+    case test(feature: FeatureID, threshold: Float, missingBelow: Bool, below: ScoreTree, above: ScoreTree)
 
     public func points(_ features: FeatureVector) -> Float {
         var node = self
         while true {
             switch node {
             case .points(let value): return value
-            case .test(let feature, let threshold, let below, let above):
-                node = features[feature] < threshold ? below : above
+            case .test(let feature, let threshold, let missingBelow, let below, let above):
+                let value = features[feature]
+                node = value < threshold || (missingBelow && value.isNaN) ? below : above
             }
         }
     }
@@ -94,11 +97,11 @@ public indirect enum ScoreTree: Codable, Equatable, Sendable {
     public var depth: Int {
         switch self {
         case .points: 0
-        case .test(_, _, let below, let above): 1 + max(below.depth, above.depth)
+        case .test(_, _, _, let below, let above): 1 + max(below.depth, above.depth)
         }
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case points, feature, threshold, below, above }
+    enum CodingKeys: String, CodingKey, CaseIterable { case points, feature, threshold, missing, below, above }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: AnyCodingKey.self)
@@ -121,7 +124,12 @@ public indirect enum ScoreTree: Codable, Equatable, Sendable {
             throw DecodingError.dataCorruptedError(forKey: AnyCodingKey(CodingKeys.threshold), in: container,
                                                    debugDescription: "threshold must be finite")
         }
-        self = .test(feature: feature, threshold: threshold,
+        let missing = try container.decodeIfPresent(String.self, forKey: AnyCodingKey(CodingKeys.missing)) ?? "above"
+        guard missing == "below" || missing == "above" else {
+            throw DecodingError.dataCorruptedError(forKey: AnyCodingKey(CodingKeys.missing), in: container,
+                                                   debugDescription: "missing is \"below\" or \"above\"")
+        }
+        self = .test(feature: feature, threshold: threshold, missingBelow: missing == "below",
                      below: try container.decode(ScoreTree.self, forKey: AnyCodingKey(CodingKeys.below)),
                      above: try container.decode(ScoreTree.self, forKey: AnyCodingKey(CodingKeys.above)))
     }
@@ -131,9 +139,10 @@ public indirect enum ScoreTree: Codable, Equatable, Sendable {
         switch self {
         case .points(let value):
             try container.encode(value, forKey: .points)
-        case .test(let feature, let threshold, let below, let above):
+        case .test(let feature, let threshold, let missingBelow, let below, let above):
             try container.encode(feature.rawValue, forKey: .feature)
             try container.encode(threshold, forKey: .threshold)
+            if missingBelow { try container.encode("below", forKey: .missing) }
             try container.encode(below, forKey: .below)
             try container.encode(above, forKey: .above)
         }
@@ -153,6 +162,8 @@ struct CompiledPointsScore: Sendable {
     private let leavesPerTree: Int
     private var features: [Int32]
     private var thresholds: [Float]
+    /// Tests that send a missing (NaN) feature below.
+    private var missingBelow: [Bool]
     private var leaves: [Float]
     let base: Float
     let calibration: PointsScore.Calibration
@@ -166,6 +177,8 @@ struct CompiledPointsScore: Sendable {
         testsPerTree = leavesPerTree - 1
         features = [Int32](repeating: 0, count: treeCount * testsPerTree)
         thresholds = [Float](repeating: .infinity, count: treeCount * testsPerTree)
+        // A padding test (feature 0 < +∞) must also send a missing feature 0 below, to the copies of its leaf.
+        missingBelow = [Bool](repeating: true, count: treeCount * testsPerTree)
         leaves = [Float](repeating: 0, count: treeCount * leavesPerTree)
         for (index, tree) in score.trees.enumerated() { lay(tree, tree: index, at: 0, level: 0) }
     }
@@ -180,9 +193,10 @@ struct CompiledPointsScore: Sendable {
         case .points:  // feature 0 < +∞ holds for every finite value: both children carry the points
             lay(node, tree: tree, at: 2 * heapIndex + 1, level: level + 1)
             lay(node, tree: tree, at: 2 * heapIndex + 2, level: level + 1)
-        case .test(let feature, let threshold, let below, let above):
+        case .test(let feature, let threshold, let sendsMissingBelow, let below, let above):
             features[tree * testsPerTree + heapIndex] = Int32(feature.index)
             thresholds[tree * testsPerTree + heapIndex] = threshold
+            missingBelow[tree * testsPerTree + heapIndex] = sendsMissingBelow
             lay(below, tree: tree, at: 2 * heapIndex + 1, level: level + 1)
             lay(above, tree: tree, at: 2 * heapIndex + 2, level: level + 1)
         }
@@ -194,11 +208,13 @@ struct CompiledPointsScore: Sendable {
         vector.values.withUnsafeBufferPointer { values in
             features.withUnsafeBufferPointer { features in
                 thresholds.withUnsafeBufferPointer { thresholds in
+                  missingBelow.withUnsafeBufferPointer { missingBelow in
                     leaves.withUnsafeBufferPointer { leaves in
                         /// The heap index below `index` in tree `tree` that the features lead to.
                         @inline(__always) func step(_ tree: Int, _ index: Int) -> Int {
                             let test = tree * tests + index
-                            return 2 * index + (values[Int(features[test])] < thresholds[test] ? 1 : 2)
+                            let value = values[Int(features[test])]
+                            return 2 * index + (value < thresholds[test] || (missingBelow[test] && value.isNaN) ? 1 : 2)
                         }
                         var tree = 0
                         while tree + 4 <= treeCount {
@@ -219,6 +235,7 @@ struct CompiledPointsScore: Sendable {
                             tree += 1
                         }
                     }
+                  }
                 }
             }
         }

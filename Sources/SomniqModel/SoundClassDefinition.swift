@@ -35,10 +35,14 @@ public struct SoundClassDefinition: Codable, Equatable, Sendable {
     public var score: PointsScore?
     /// The class's own adjustment, overriding its tier's where the sound's nature calls for it.
     public var adjust: ClassAdjustment?
+    /// The top of the band the sound needs to be heard, Hz (a smoke alarm's 3 kHz tone): a recording whose Nyquist
+    /// frequency falls short of it cannot hear the class, which is then reported as not detectable for that
+    /// recording and given confidence 0 rather than guessed. `nil`: audible at every supported rate.
+    public var bandHz: Float?
 
     public init(id: String, tier: AlertTier, status: Status = .supported, description: String = "",
                 maxConfidence: Float = 1, all: [Condition] = [], any: [Condition] = [], none: [Condition] = [],
-                paths: [RulePath] = [], score: PointsScore? = nil, adjust: ClassAdjustment? = nil) {
+                paths: [RulePath] = [], score: PointsScore? = nil, adjust: ClassAdjustment? = nil, bandHz: Float? = nil) {
         self.id = id
         self.tier = tier
         self.status = status
@@ -50,10 +54,11 @@ public struct SoundClassDefinition: Codable, Equatable, Sendable {
         self.paths = paths
         self.score = score
         self.adjust = adjust
+        self.bandHz = bandHz
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, tier, status, description, maxConfidence, all, any, none, paths, score, adjust
+        case id, tier, status, description, bandHz, maxConfidence, all, any, none, paths, score, adjust
     }
 
     public init(from decoder: any Decoder) throws {
@@ -70,6 +75,11 @@ public struct SoundClassDefinition: Codable, Equatable, Sendable {
         paths = try container.decodeIfPresent([RulePath].self, forKey: .paths) ?? []
         score = try container.decodeIfPresent(PointsScore.self, forKey: .score)
         adjust = try container.decodeIfPresent(ClassAdjustment.self, forKey: .adjust)
+        bandHz = try container.decodeIfPresent(Float.self, forKey: .bandHz)
+        if let bandHz, !(bandHz > 0 && bandHz <= 192_000) {
+            throw DecodingError.dataCorruptedError(forKey: .bandHz, in: container,
+                debugDescription: "bandHz is the top of the band the sound needs, in Hz: a number in (0, 192000]")
+        }
         guard maxConfidence > 0, maxConfidence <= 1 else {
             throw DecodingError.dataCorruptedError(forKey: .maxConfidence, in: container,
                 debugDescription: "maxConfidence must lie in (0, 1]")
@@ -89,6 +99,7 @@ extension SoundClassDefinition {
         try container.encode(tier, forKey: .tier)
         try container.encode(status, forKey: .status)
         if !description.isEmpty { try container.encode(description, forKey: .description) }
+        try container.encodeIfPresent(bandHz, forKey: .bandHz)
         if maxConfidence != 1 { try container.encode(maxConfidence, forKey: .maxConfidence) }
         if !all.isEmpty { try container.encode(all, forKey: .all) }
         if !any.isEmpty { try container.encode(any, forKey: .any) }

@@ -11,6 +11,10 @@ public enum AnalysisReport {
         text += "  \(Formatting.clock(data.durationSeconds)) (\(Formatting.fixed(data.durationSeconds, 1)) s), "
             + "\(data.container) \(data.encoding), \(data.sampleRate) Hz, \(data.channelCount) ch, \(data.windowCount) windows\n"
         text += "  start \(start) (from \(data.startSource)); mostly \(summary.dominantClass)\n"
+        if !data.undetectableClasses.isEmpty {
+            text += "  not detectable at \(data.sampleRate) Hz (the sound lies above this recording's band): "
+                + data.undetectableClasses.joined(separator: ", ") + "\n"
+        }
         for result in results {
             text += "  \(result.profile): \(result.alerts.count) alerts, \(result.episodes.count) episodes\n"
             guard !result.episodes.isEmpty else { continue }

@@ -32,6 +32,9 @@ public enum ClassificationReport {
         var text = ""
         for file in files {
             text += "\(file.data.path): \(Formatting.fixed(file.data.durationSeconds, 1)) s, mostly \(file.summary.dominantClass)\n"
+            if !file.data.undetectableClasses.isEmpty {
+                text += "  not detectable at \(file.data.sampleRate) Hz: \(file.data.undetectableClasses.joined(separator: ", "))\n"
+            }
             var windows = TextTable(headers: ["window", "start", "end", "class", "confidence"],
                                     alignments: [.right, .right, .right, .left, .right])
             for window in file.summary.windows {
@@ -51,7 +54,8 @@ public enum ClassificationReport {
     public static func json(_ files: [File], bundle: ModelBundle) throws -> String {
         struct Window: Encodable {
             var index: Int, start: Double, end: Double, topClass: String, confidence: Float
-            var features: [String: Float]?
+            /// A missing feature (the recording lacks its band) is null.
+            var features: [String: Float?]?
         }
         struct Summary: Encodable {
             var dominantClass: String
@@ -59,6 +63,7 @@ public enum ClassificationReport {
         }
         struct Entry: Encodable {
             var path: String, durationSeconds: Double, sampleRate: Int, channels: Int, windowCount: Int
+            var undetectableClasses: [String]
             var summary: Summary
             var windows: [Window]
         }
@@ -69,12 +74,14 @@ public enum ClassificationReport {
         let entries = files.map { file in
             Entry(path: file.data.path, durationSeconds: file.data.durationSeconds, sampleRate: file.data.sampleRate,
                   channels: file.data.channelCount, windowCount: file.data.windowCount,
+                  undetectableClasses: file.data.undetectableClasses,
                   summary: Summary(dominantClass: file.summary.dominantClass, secondsPerClass: file.summary.secondsPerClass),
                   windows: file.summary.windows.map { window in
                       Window(index: window.index, start: window.startSeconds, end: window.endSeconds, topClass: window.topClass,
                              confidence: window.confidence,
                              features: file.includeFeatures
-                                ? Dictionary(uniqueKeysWithValues: zip(file.data.featureIDs, file.features(window: window.index)))
+                                ? Dictionary(uniqueKeysWithValues: zip(file.data.featureIDs,
+                                                                      file.features(window: window.index).map { $0.isNaN ? nil : $0 }))
                                 : nil)
                   })
         }
@@ -121,8 +128,10 @@ public enum CSVText {
         value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 
-    /// Shortest decimal that reads back as the same `Float` (0.3, not 0.30000001192092896).
+    /// Shortest decimal that reads back as the same `Float` (0.3, not 0.30000001192092896); an empty cell for a
+    /// missing value (NaN).
     public static func number(_ value: Float) -> String {
-        value == value.rounded() && abs(value) < 1e7 ? String(Int64(value)) : String(value)
+        guard !value.isNaN else { return "" }
+        return value == value.rounded() && abs(value) < 1e7 ? String(Int64(value)) : String(value)
     }
 }

@@ -47,7 +47,7 @@ public enum ModelWriter {
     static func featureUsage(_ trees: [ScoreTree]) -> [FeatureID: Int] {
         var usage: [FeatureID: Int] = [:]
         func walk(_ node: ScoreTree) {
-            if case .test(let feature, _, let below, let above) = node {
+            if case .test(let feature, _, _, let below, let above) = node {
                 usage[feature, default: 0] += 1
                 walk(below)
                 walk(above)

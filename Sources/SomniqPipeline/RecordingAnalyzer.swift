@@ -31,60 +31,104 @@ public struct RecordingAnalyzer: Sendable {
         let start = RecordingStartTime.resolve(explicit: explicitStart, path: absolutePath,
                                                metadataDate: reader.metadataStartDate,
                                                durationSeconds: format.durationSeconds)
-        let extractor = FeatureExtractor(sampleRate: format.sampleRate)
-        let grid = extractor.grid
-        let expectedWindows = grid.windowCount(frameCount: format.frameCount)
-        let classCount = classifier.classCount
-        let spool = spoolFeatures ? FeatureSpool(width: FeatureID.count) : nil
-        var features = [Float]()
-        if spool == nil { features.reserveCapacity(expectedWindows * FeatureID.count) }
-        var confidences = [Float](repeating: 0, count: expectedWindows * classCount)
-        var vector = FeatureVector()
-        var windowCount = 0
-
-        func emit() {
-            if let spool { spool.append(vector.values) } else { features.append(contentsOf: vector.values) }
-            confidences.withUnsafeMutableBufferPointer { buffer in
-                let row = UnsafeMutableBufferPointer(rebasing: buffer[(windowCount * classCount)..<((windowCount + 1) * classCount)])
-                classifier.classify(vector, into: row)
-            }
-            windowCount += 1
-        }
-
-        var block = [Float](repeating: 0, count: grid.maximumBlockLength)
-        var blockIndex: Int64 = 0
-        let progressEvery: Int64 = 1200  // blocks: every ten minutes of audio
+        let expectedWindows = AnalysisGrid(sampleRate: format.sampleRate).windowCount(frameCount: format.frameCount)
+        var accumulator = WindowAccumulator(analyzer: self, sampleRate: format.sampleRate, expectedWindows: expectedWindows,
+                                            spool: spoolFeatures ? FeatureSpool(width: FeatureID.count) : nil)
+        let chunkLength = AnalysisGrid(sampleRate: format.sampleRate).maximumBlockLength
+        var chunk = [Float](repeating: 0, count: chunkLength)
+        var chunks: Int64 = 0
+        let progressEvery: Int64 = 1200  // half-second chunks: every ten minutes of audio
         while true {
-            let length = grid.blockLength(blockIndex)
-            let got = try block.withUnsafeMutableBufferPointer { buffer throws(AudioFileError) in
-                try reader.read(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<length]))
-            }
+            let got = try chunk.withUnsafeMutableBufferPointer { buffer throws(AudioFileError) in try reader.read(into: buffer) }
             guard got > 0 else { break }
-            let completed = block.withUnsafeBufferPointer { buffer in
-                extractor.consume(UnsafeBufferPointer(rebasing: buffer[0..<got]), into: &vector)
-            }
-            if completed { emit() }
-            blockIndex += 1
-            if let progress, blockIndex % progressEvery == 0 {
+            chunk.withUnsafeBufferPointer { accumulator.consume(UnsafeBufferPointer(rebasing: $0[0..<got])) }
+            chunks += 1
+            if let progress, chunks % progressEvery == 0 {
                 progress(Double(reader.position) / Double(format.frameCount))
             }
-            if let isCancelled, blockIndex % 20 == 0, isCancelled() { throw .interrupted(path: absolutePath) }
-            if got < length { break }
+            if let isCancelled, chunks % 20 == 0, isCancelled() { throw .interrupted(path: absolutePath) }
+            if got < chunkLength { break }
         }
-        if extractor.finish(into: &vector) { emit() }
-        precondition(windowCount == expectedWindows, "window count \(windowCount) differs from the grid's \(expectedWindows)")
+        accumulator.finish()
+        precondition(accumulator.windowCount == expectedWindows,
+                     "window count \(accumulator.windowCount) differs from the grid's \(expectedWindows)")
 
         let attributes = try? FileManager.default.attributesOfItem(atPath: absolutePath)
         var data = RecordingData(
             path: absolutePath, container: format.container, encoding: format.encoding, sampleRate: format.sampleRate,
             channelCount: format.channelCount, frameCount: format.frameCount, durationSeconds: format.durationSeconds,
             startMilliseconds: Int64((start.date.timeIntervalSince1970 * 1000).rounded()), startSource: start.source.rawValue,
-            windowCount: windowCount, featureIDs: FeatureID.allCases.map(\.rawValue), features: features,
-            classIDs: bundle.classifier.classIDs, confidences: confidences, featureSpool: spool)
+            windowCount: accumulator.windowCount, featureIDs: FeatureID.allCases.map(\.rawValue), features: accumulator.features,
+            classIDs: bundle.classifier.classIDs, confidences: accumulator.confidences, featureSpool: accumulator.spool)
+        data.undetectableClasses = accumulator.undetectableClasses
         data.contentSHA256 = reader.contentSHA256
         data.fileSize = (attributes?[.size] as? NSNumber)?.int64Value
         data.fileModified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970
         return data
+    }
+
+    /// Analyses audio already in memory (mono samples at `sampleRate`): the features and confidences `analyze(path:)`
+    /// would give for a file holding them. For short material such as training clips and their augmented copies.
+    public func analyze(samples: [Float], sampleRate: Int) -> (windowCount: Int, features: [Float], confidences: [Float]) {
+        let frames = Int64(samples.count)
+        var accumulator = WindowAccumulator(analyzer: self, sampleRate: sampleRate,
+                                            expectedWindows: AnalysisGrid(sampleRate: sampleRate).windowCount(frameCount: frames),
+                                            spool: nil)
+        samples.withUnsafeBufferPointer { accumulator.consume($0) }
+        accumulator.finish()
+        return (accumulator.windowCount, accumulator.features, accumulator.confidences)
+    }
+
+    /// Classes of the model that a recording at `sampleRate` cannot hear (their `bandHz` above its Nyquist frequency).
+    public func undetectableClasses(sampleRate: Int) -> [String] {
+        bundle.classifier.classes.filter { definition in
+            definition.status != .unsupported && definition.bandHz.map { !FeatureStream.hears(hertz: $0, sampleRate: sampleRate) } ?? false
+        }.map(\.id)
+    }
+
+    /// Features and confidences of one recording, window by window, as the stream of samples completes them.
+    private struct WindowAccumulator {
+        let classifier: Classifier
+        let stream: FeatureStream
+        let classCount: Int
+        let spool: FeatureSpool?
+        let undetectableClasses: [String]
+        /// Model positions of `undetectableClasses`: their confidence is 0, not a guess.
+        let silencedClasses: [Int]
+        var features: [Float] = []
+        var confidences: [Float]
+        var windowCount = 0
+
+        init(analyzer: RecordingAnalyzer, sampleRate: Int, expectedWindows: Int, spool: FeatureSpool?) {
+            classifier = analyzer.classifier
+            stream = FeatureStream(sampleRate: sampleRate)
+            classCount = classifier.classCount
+            self.spool = spool
+            if spool == nil { features.reserveCapacity(expectedWindows * FeatureID.count) }
+            confidences = [Float](repeating: 0, count: expectedWindows * classCount)
+            undetectableClasses = analyzer.undetectableClasses(sampleRate: sampleRate)
+            let ids = analyzer.bundle.classifier.classIDs
+            silencedClasses = undetectableClasses.compactMap { ids.firstIndex(of: $0) }
+        }
+
+        mutating func consume(_ samples: UnsafeBufferPointer<Float>) {
+            stream.consume(samples) { emit($0) }
+        }
+
+        mutating func finish() {
+            stream.finish { emit($0) }
+        }
+
+        private mutating func emit(_ vector: FeatureVector) {
+            if let spool { spool.append(vector.values) } else { features.append(contentsOf: vector.values) }
+            let window = windowCount, classCount = classCount
+            confidences.withUnsafeMutableBufferPointer { buffer in
+                let row = UnsafeMutableBufferPointer(rebasing: buffer[(window * classCount)..<((window + 1) * classCount)])
+                classifier.classify(vector, into: row)
+                for index in silencedClasses { row[index] = 0 }
+            }
+            windowCount += 1
+        }
     }
 
     /// Runs `profiles` on the recording's per-window confidences (no decoding).

@@ -159,6 +159,8 @@ public final class AnalysisStore: Sendable {
             durationSeconds: record.durationSeconds ?? 0, startMilliseconds: start, startSource: record.startSource ?? "",
             windowCount: stored.windowCount, featureIDs: [], features: [], classIDs: classIDs, confidences: stored.values)
         data.contentSHA256 = record.contentSHA256
+        data.undetectableClasses = record.undetectableClasses
+            .flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
         data.fileSize = record.fileSize
         data.fileModified = record.fileModified
         return data
@@ -310,15 +312,15 @@ public final class AnalysisStore: Sendable {
         try db.execute(sql: """
             INSERT INTO recordings (path, file_name, status, container, encoding, sample_rate, channels, frame_count,
                 duration_s, start_utc, start_source, window_count, model_name, model_version, profiles_version,
-                class_ids, feature_ids, analyzed_at, content_sha256, file_size, file_mtime)
-            VALUES (?, ?, 'complete', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                class_ids, feature_ids, analyzed_at, content_sha256, file_size, file_mtime, undetectable_classes)
+            VALUES (?, ?, 'complete', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [
                 data.path, (data.path as NSString).lastPathComponent, data.container, data.encoding, data.sampleRate,
                 data.channelCount, data.frameCount, data.durationSeconds,
                 UTCTimestamp.format(milliseconds: data.startMilliseconds), data.startSource, data.windowCount,
                 bundle.classifier.name, bundle.classifier.version, bundle.profiles.version,
                 Self.jsonArray(data.classIDs), Self.jsonArray(data.featureIDs), Self.isoNow(analyzedAt),
-                data.contentSHA256, data.fileSize, data.fileModified,
+                data.contentSHA256, data.fileSize, data.fileModified, Self.jsonArray(data.undetectableClasses),
             ])
         return db.lastInsertedRowID
     }

@@ -21,6 +21,9 @@ public struct RecordingData: Sendable {
     public var classIDs: [String]
     /// Row-major, `windowCount × classIDs.count`.
     public var confidences: [Float]
+    /// Classes the model has but this recording cannot hear: their band lies above its Nyquist frequency (a smoke
+    /// alarm's tone in a 4 kHz recording). Their confidences are 0: not detectable, rather than guessed.
+    public var undetectableClasses: [String] = []
     /// SHA-256 of the decoded audio (see `AudioFileReader.contentSHA256`): what identifies the recording.
     public var contentSHA256: String?
     /// The file's size in bytes and modification time when it was analysed, to recognise it cheaply next time.

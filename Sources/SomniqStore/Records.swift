@@ -26,6 +26,8 @@ public struct RecordingRecord: Codable, FetchableRecord, Sendable, Equatable {
     public var featureIDs: String?
     public var analyzedAt: String
     public var contentSHA256: String?
+    /// JSON array of the classes this recording cannot hear.
+    public var undetectableClasses: String?
     public var fileSize: Int64?
     public var fileModified: Double?
 
@@ -37,6 +39,7 @@ public struct RecordingRecord: Codable, FetchableRecord, Sendable, Equatable {
         case modelName = "model_name", modelVersion = "model_version", profilesVersion = "profiles_version"
         case classIDs = "class_ids", featureIDs = "feature_ids", analyzedAt = "analyzed_at"
         case contentSHA256 = "content_sha256", fileSize = "file_size", fileModified = "file_mtime"
+        case undetectableClasses = "undetectable_classes"
     }
 }
 

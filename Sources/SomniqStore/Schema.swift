@@ -110,6 +110,12 @@ enum Schema {
                 CREATE UNIQUE INDEX recordings_on_content ON recordings(content_sha256) WHERE status = 'complete'
                 """)
         }
+        migrator.registerMigration("v3-undetectable-classes") { db in
+            try db.alter(table: "recordings") { table in
+                // JSON array of the classes the recording's band cannot hear (their confidences are 0, not guesses).
+                table.add(column: "undetectable_classes", .text)
+            }
+        }
         return migrator
     }
 }

@@ -114,7 +114,7 @@ let baseModel = ClassifierModel(name: "base", version: "1", classes: [
         #expect(score.trees.count == 20)
         #expect(reports.first { $0.classID == "cough" }?.paths == 20)
         for tree in score.trees {
-            guard case .test(let feature, let threshold, .points(let below), .points(let above)) = tree else {
+            guard case .test(let feature, let threshold, _, .points(let below), .points(let above)) = tree else {
                 Issue.record("expected one test per tree, got \(tree)")
                 continue
             }

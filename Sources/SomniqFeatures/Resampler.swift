@@ -1,0 +1,187 @@
+import Foundation
+
+/// Converts a stream of samples from one rate to another through a low-pass filter: a Kaiser-windowed sinc,
+/// evaluated at each output sample's exact position in the input (band-limited interpolation, as in Smith's
+/// "Digital Audio Resampling").
+///
+/// Output sample `n` sits at `n / outputRate` seconds, input sample `i` at `i / inputRate`: the filter is
+/// symmetric, so the output is not delayed. The cut-off is `cutoffShare` of the lower Nyquist frequency of the
+/// two rates, so that nothing above the output's Nyquist frequency folds back into it (downsampling) and no
+/// image of the input spectrum appears above the input's (upsampling). The filter spans `zeroCrossings` periods
+/// of its cut-off on each side. At equal rates it is a plain low-pass.
+///
+/// The filter's phases (one per distinct fractional position, `outputRate / gcd(inputRate, outputRate)` of them)
+/// are computed once; above `maximumPhases`, positions are rounded to the nearest of that many (an error of at
+/// most 1/(2·`maximumPhases`) of an input sample). Each phase is normalised to a gain of exactly 1 at 0 Hz.
+/// Deterministic: integer positions, no clocks, the same arithmetic order on every run.
+public final class Resampler {
+    public let inputRate: Int
+    public let outputRate: Int
+    /// The filter's cut-off, in Hz.
+    public let cutoffHz: Double
+    /// Input samples the filter reads on each side of an output position.
+    let halfWidth: Int
+    /// Coefficients per phase, padded with zeros to a multiple of 8.
+    let tapsPerPhase: Int
+    let phaseCount: Int
+    /// `phaseCount × tapsPerPhase`: phase `p` weights input samples `i0 - halfWidth + 1 ... i0 + halfWidth`.
+    private let coefficients: [Float]
+    private let exactPhases: Bool
+    /// `inputRate / g` and `outputRate / g` for `g = gcd(inputRate, outputRate)`.
+    private let inputStep: Int64, outputStep: Int64
+
+    /// Input samples not yet discarded: `pending[k]` is input sample `pendingStart + k` (negative positions are
+    /// the zeros before the stream).
+    private var pending: [Float]
+    private var pendingStart: Int64
+    /// Input samples received so far.
+    public private(set) var inputCount: Int64 = 0
+    /// Output samples produced so far.
+    public private(set) var outputCount: Int64 = 0
+    private var output: [Float] = []
+
+    public static let maximumPhases = 1024
+    public static let defaultZeroCrossings = 16
+    public static let defaultCutoffShare = 0.925
+    /// Kaiser's β: about 55 dB of stop-band attenuation.
+    public static let kaiserBeta = 5.0
+
+    public init(inputRate: Int, outputRate: Int, cutoffShare: Double = Resampler.defaultCutoffShare,
+                zeroCrossings: Int = Resampler.defaultZeroCrossings) {
+        precondition(inputRate > 0 && outputRate > 0 && cutoffShare > 0 && cutoffShare <= 1 && zeroCrossings > 0)
+        self.inputRate = inputRate
+        self.outputRate = outputRate
+        let lowerRate = min(inputRate, outputRate)
+        cutoffHz = cutoffShare * Double(lowerRate) / 2
+        let divisor = Self.gcd(inputRate, outputRate)
+        inputStep = Int64(inputRate / divisor)
+        outputStep = Int64(outputRate / divisor)
+        exactPhases = outputStep <= Int64(Self.maximumPhases)
+        phaseCount = exactPhases ? Int(outputStep) : Self.maximumPhases
+        // The cut-off's period, in input samples, is inputRate / (2 cutoff); the filter spans `zeroCrossings` of them.
+        halfWidth = Int((Double(zeroCrossings) * Double(inputRate) / Double(lowerRate)).rounded(.up))
+        tapsPerPhase = (2 * halfWidth + 7) / 8 * 8
+        let normalisedCutoff = 2 * cutoffHz / Double(inputRate)  // of the input's sample rate
+        var table = [Float](repeating: 0, count: phaseCount * tapsPerPhase)
+        let besselOfBeta = Self.besselI0(Self.kaiserBeta)
+        for phase in 0..<phaseCount {
+            let fraction = Double(phase) / Double(phaseCount)
+            var row = [Double](repeating: 0, count: 2 * halfWidth)
+            for tap in 0..<(2 * halfWidth) {
+                let distance = Double(tap - halfWidth + 1) - fraction  // input samples from the output position
+                let x = distance / Double(halfWidth)
+                guard abs(x) < 1 else { continue }
+                let argument = Double.pi * normalisedCutoff * distance
+                let sinc = argument == 0 ? 1 : sin(argument) / argument
+                row[tap] = normalisedCutoff * sinc * Self.besselI0(Self.kaiserBeta * (1 - x * x).squareRoot()) / besselOfBeta
+            }
+            let gain = row.reduce(0, +)
+            for tap in row.indices { table[phase * tapsPerPhase + tap] = Float(row[tap] / gain) }
+        }
+        coefficients = table
+        pending = [Float](repeating: 0, count: halfWidth)
+        pendingStart = -Int64(halfWidth)
+    }
+
+    /// Output samples the whole input of `inputFrames` samples gives: every output position inside the input,
+    /// `floor(inputFrames × outputRate / inputRate)`, and at least one for a non-empty input.
+    public static func outputCount(inputFrames: Int64, inputRate: Int, outputRate: Int) -> Int64 {
+        guard inputFrames > 0 else { return 0 }
+        return max(1, inputFrames * Int64(outputRate) / Int64(inputRate))
+    }
+
+    /// Takes the next input samples; calls `body` with the output samples they complete (possibly none).
+    public func process(_ samples: UnsafeBufferPointer<Float>, _ body: (UnsafeBufferPointer<Float>) -> Void) {
+        pending.append(contentsOf: samples)
+        inputCount += Int64(samples.count)
+        produce(upTo: .max, body)
+    }
+
+    /// Ends the stream: produces the outputs left (reading zeros past the input's end), up to
+    /// `outputCount(inputFrames:...)` in all.
+    public func finish(_ body: (UnsafeBufferPointer<Float>) -> Void) {
+        let total = Self.outputCount(inputFrames: inputCount, inputRate: inputRate, outputRate: outputRate)
+        pending.append(contentsOf: repeatElement(0, count: tapsPerPhase))
+        produce(upTo: total, body)
+    }
+
+    private func produce(upTo limit: Int64, _ body: (UnsafeBufferPointer<Float>) -> Void) {
+        output.removeAll(keepingCapacity: true)
+        let available = pendingStart + Int64(pending.count)  // one past the last input sample held
+        let taps = tapsPerPhase, half = Int64(halfWidth)
+        pending.withUnsafeBufferPointer { input in
+            coefficients.withUnsafeBufferPointer { table in
+                while outputCount < limit {
+                    // Position n·inputRate/outputRate = whole + remainder/outputStep, in input samples.
+                    let numerator = outputCount * inputStep
+                    var whole = numerator / outputStep
+                    var phase: Int
+                    let remainder = numerator - whole * outputStep
+                    if exactPhases {
+                        phase = Int(remainder)
+                    } else {
+                        phase = Int((remainder * Int64(phaseCount) * 2 + outputStep) / (2 * outputStep))
+                        if phase == phaseCount { phase = 0; whole += 1 }
+                    }
+                    // The dot product reads `taps` samples from `first` (the padding's too).
+                    guard whole - half + Int64(taps) < available else { break }
+                    let first = Int(whole - half + 1 - pendingStart)
+                    output.append(Self.dot(input.baseAddress! + first, table.baseAddress! + phase * taps, count: taps))
+                    outputCount += 1
+                }
+            }
+        }
+        // Keep only what later outputs can still read.
+        let nextWhole = outputCount * inputStep / outputStep
+        let keepFrom = max(pendingStart, nextWhole - half + 1)
+        let drop = Int(keepFrom - pendingStart)
+        if drop > 4096 || (drop > 0 && drop == pending.count) {
+            pending.removeFirst(drop)
+            pendingStart = keepFrom
+        }
+        if !output.isEmpty { output.withUnsafeBufferPointer(body) }
+    }
+
+    /// `Σ x[k] h[k]` over `count` values (a multiple of 8), eight lanes at a time. Reads up to `count` samples
+    /// from `x`; the padding coefficients are zero, so samples past the filter's span count for nothing.
+    @inline(__always)
+    private static func dot(_ x: UnsafePointer<Float>, _ h: UnsafePointer<Float>, count: Int) -> Float {
+        var sum = SIMD8<Float>()
+        var index = 0
+        while index < count {
+            let a = UnsafeRawPointer(x + index).loadUnaligned(as: SIMD8<Float>.self)
+            let b = UnsafeRawPointer(h + index).loadUnaligned(as: SIMD8<Float>.self)
+            sum += a * b
+            index += 8
+        }
+        return sum.sum()
+    }
+
+    /// The modified Bessel function of the first kind, order 0 (its power series).
+    static func besselI0(_ x: Double) -> Double {
+        var sum = 1.0, term = 1.0
+        var k = 1.0
+        while term > 1e-12 * sum {
+            term *= (x / (2 * k)) * (x / (2 * k))
+            sum += term
+            k += 1
+        }
+        return sum
+    }
+
+    static func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
+}
+
+extension Resampler {
+    /// `samples` at `inputRate` converted to `outputRate` in one go (for short clips held in memory); `cutoffHz`
+    /// lowers the low-pass below its default (a telephone band).
+    public static func convert(_ samples: [Float], from inputRate: Int, to outputRate: Int, cutoffHz: Double? = nil) -> [Float] {
+        let share = cutoffHz.map { min(1, 2 * $0 / Double(min(inputRate, outputRate))) } ?? defaultCutoffShare
+        let resampler = Resampler(inputRate: inputRate, outputRate: outputRate, cutoffShare: share)
+        var output: [Float] = []
+        output.reserveCapacity(Int(outputCount(inputFrames: Int64(samples.count), inputRate: inputRate, outputRate: outputRate)))
+        samples.withUnsafeBufferPointer { resampler.process($0) { output.append(contentsOf: $0) } }
+        resampler.finish { output.append(contentsOf: $0) }
+        return output
+    }
+}

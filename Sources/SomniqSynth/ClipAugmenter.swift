@@ -1,0 +1,258 @@
+import Foundation
+import SomniqFeatures
+
+/// How `fit` hears a training clip as it would sound in other bedrooms, through other recorders: each copy is
+/// the clip in a reverberant room, over a background at some signal-to-noise ratio, at another level, recorded at
+/// another rate (or through a telephone-band filter), and clipped at full scale as a recorder would.
+///
+/// Deterministic: a copy's every choice comes from a `SeededGenerator` seeded by the recipe's seed, the clip's
+/// name and the copy's number, so the same data and recipe give the same copies, byte for byte.
+public struct AugmentationRecipe: Sendable, Equatable {
+    /// Augmented copies per training clip (0: none).
+    public var copies = 4
+    public var seed: UInt64 = 20_261_123
+    /// Level change, dB.
+    public var gainDecibels: ClosedRange<Double> = -20...10
+    /// Share of copies mixed over a background, and the signal-to-noise ratio, dB (clip's active power over the
+    /// background's mean power).
+    public var backgroundShare = 0.75
+    public var snrDecibels: ClosedRange<Double> = 0...30
+    /// Share of copies given mild reverberation, its reverberation time (s) and wet level.
+    public var reverbShare = 0.5
+    public var reverbSeconds: ClosedRange<Double> = 0.2...0.6
+    public var reverbWet: ClosedRange<Double> = 0.1...0.4
+    /// Recorder rates a copy is resampled to, each equally likely; `telephone` is 8 kHz through a 3.4 kHz low-pass.
+    public var rates: [RecorderRate] = [.native, .hertz(4_000), .telephone, .hertz(16_000), .hertz(44_100)]
+
+    public enum RecorderRate: Sendable, Equatable, CustomStringConvertible {
+        case native, telephone
+        case hertz(Int)
+
+        public var description: String {
+            switch self {
+            case .native: "the clip's own"
+            case .telephone: "8 kHz telephone band (3.4 kHz low-pass)"
+            case .hertz(let rate): "\(rate) Hz"
+            }
+        }
+    }
+
+    public init() {}
+
+    /// No augmented copies.
+    public static let none: AugmentationRecipe = {
+        var recipe = AugmentationRecipe()
+        recipe.copies = 0
+        return recipe
+    }()
+
+    /// The recipe in words, for the model's README.
+    public var summary: String {
+        guard copies > 0 else { return "no augmentation" }
+        return "\(copies) copies per clip, seed \(seed): level \(Int(gainDecibels.lowerBound)) to +\(Int(gainDecibels.upperBound)) dB; "
+            + "\(Int(backgroundShare * 100))% over a background (recorded backgrounds and synthesised brown and pink noise, "
+            + "a fan with road noise, a mains hum) at \(Int(snrDecibels.lowerBound))–\(Int(snrDecibels.upperBound)) dB SNR; "
+            + "\(Int(reverbShare * 100))% with reverberation (\(reverbSeconds.lowerBound)–\(reverbSeconds.upperBound) s, "
+            + "wet \(reverbWet.lowerBound)–\(reverbWet.upperBound)); recorder rate one of "
+            + rates.map(\.description).joined(separator: ", ") + "; clipped at full scale"
+    }
+}
+
+/// A background to mix under clips: a recorded one (mono samples at its rate) or one the synthesiser makes.
+public struct Background: Sendable {
+    public enum Kind: Sendable, Equatable {
+        case recorded(samples: [Float], sampleRate: Int)
+        case brownNoise, pinkNoise, fanAndRoad, mainsHum
+    }
+
+    public var name: String
+    /// The cross-validation group and source of a recorded background (nil for synthesised ones): a clip mixed
+    /// over it must not train a model scored on that group or source.
+    public var group: String?
+    public var source: String?
+    public var kind: Kind
+
+    public init(name: String, group: String? = nil, source: String? = nil, kind: Kind) {
+        self.name = name
+        self.group = group
+        self.source = source
+        self.kind = kind
+    }
+
+    public static let synthesised: [Background] = [
+        Background(name: "brown noise", kind: .brownNoise), Background(name: "pink noise", kind: .pinkNoise),
+        Background(name: "fan and road", kind: .fanAndRoad), Background(name: "mains hum", kind: .mainsHum),
+    ]
+
+    /// `count` samples of this background at `sampleRate`, at unit mean power, starting at a place `random` picks.
+    func samples(count: Int, sampleRate: Int, random: inout SeededGenerator) -> [Float] {
+        var output: [Float]
+        switch kind {
+        case .recorded(let recorded, let rate):
+            let resampled = rate == sampleRate ? recorded : Resampler.convert(recorded, from: rate, to: sampleRate)
+            guard !resampled.isEmpty else { return [Float](repeating: 0, count: count) }
+            let start = Int(random.unit() * Double(resampled.count))
+            output = (0..<count).map { resampled[(start + $0) % resampled.count] }
+        case .brownNoise:
+            var level = 0.0
+            output = (0..<count).map { _ in
+                level = 0.995 * level + 0.1 * random.gaussian()
+                return Float(level)
+            }
+        case .pinkNoise:
+            // Paul Kellet's economy filter: white noise through three one-pole low-passes.
+            var b0 = 0.0, b1 = 0.0, b2 = 0.0
+            output = (0..<count).map { _ in
+                let white = random.gaussian()
+                b0 = 0.99765 * b0 + white * 0.0990460
+                b1 = 0.96300 * b1 + white * 0.2965164
+                b2 = 0.57000 * b2 + white * 1.0526913
+                return Float(b0 + b1 + b2 + white * 0.1848)
+            }
+        case .fanAndRoad:
+            var room = QuietRoom(sampleRate: sampleRate, seed: random.next())
+            output = room.next(count)
+        case .mainsHum:
+            let mains = random.unit() < 0.5 ? 50.0 : 60.0
+            let phase = random.unit() * 2 * Double.pi
+            output = (0..<count).map { index in
+                let time = Double(index) / Double(sampleRate)
+                let hum = sin(2 * Double.pi * mains * time + phase) + 0.5 * sin(4 * Double.pi * mains * time)
+                    + 0.25 * sin(6 * Double.pi * mains * time)
+                return Float(hum + 0.05 * random.gaussian())
+            }
+        }
+        let power = output.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(1, output.count))
+        let scale = power > 0 ? Float(1 / power.squareRoot()) : 0
+        return output.map { $0 * scale }
+    }
+}
+
+/// One augmented copy of a clip, drawn from a recipe.
+public struct ClipAugmentation: Sendable, CustomStringConvertible {
+    public var gainDecibels: Double
+    /// Index into the background pool, and the SNR.
+    public var background: Int?
+    public var snrDecibels: Double
+    public var reverb: (seconds: Double, wet: Double)?
+    public var rate: AugmentationRecipe.RecorderRate
+    /// Seeds the background's starting place and the synthesised backgrounds.
+    public var noiseSeed: UInt64
+
+    /// The `copy`-th augmentation of the clip named `name`.
+    public init(recipe: AugmentationRecipe, clip name: String, copy: Int, backgroundCount: Int) {
+        var random = SeededGenerator(seed: recipe.seed ^ Self.hash(name) ^ (UInt64(copy + 1) &* 0x9E37_79B9_7F4A_7C15))
+        gainDecibels = random.uniform(recipe.gainDecibels)
+        let mixes = random.unit() < recipe.backgroundShare && backgroundCount > 0
+        let choice = Int(random.unit() * Double(backgroundCount))
+        background = mixes ? min(choice, backgroundCount - 1) : nil
+        snrDecibels = random.uniform(recipe.snrDecibels)
+        let reverberates = random.unit() < recipe.reverbShare
+        let seconds = random.uniform(recipe.reverbSeconds), wet = random.uniform(recipe.reverbWet)
+        reverb = reverberates ? (seconds, wet) : nil
+        rate = recipe.rates[min(recipe.rates.count - 1, Int(random.unit() * Double(recipe.rates.count)))]
+        noiseSeed = random.next()
+    }
+
+    /// A fixed perturbation (for invariance probes): only what is given changes.
+    public init(gainDecibels: Double = 0, background: Int? = nil, snrDecibels: Double = 0, rate: AugmentationRecipe.RecorderRate = .native) {
+        self.gainDecibels = gainDecibels
+        self.background = background
+        self.snrDecibels = snrDecibels
+        reverb = nil
+        self.rate = rate
+        noiseSeed = 1
+    }
+
+    public var description: String {
+        var parts = [String(format: "%+.1f dB", gainDecibels)]
+        if let background { parts.append("background \(background) at \(String(format: "%.1f", snrDecibels)) dB SNR") }
+        if let reverb { parts.append(String(format: "reverb %.2f s wet %.2f", reverb.seconds, reverb.wet)) }
+        parts.append("rate \(rate)")
+        return parts.joined(separator: ", ")
+    }
+
+    /// FNV-1a of the clip's name: a seed that does not depend on the order clips are read in.
+    static func hash(_ name: String) -> UInt64 {
+        var value: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in name.utf8 { value = (value ^ UInt64(byte)) &* 0x100_0000_01B3 }
+        return value
+    }
+
+    /// The copy: room, background, level, recorder. Returns the samples and their rate.
+    public func apply(to samples: [Float], sampleRate: Int, backgrounds: [Background]) -> (samples: [Float], sampleRate: Int) {
+        var signal = samples
+        if let reverb { signal = Self.reverberate(signal, sampleRate: sampleRate, seconds: reverb.seconds, wet: reverb.wet) }
+        if let background, backgrounds.indices.contains(background) {
+            var random = SeededGenerator(seed: noiseSeed)
+            let noise = backgrounds[background].samples(count: signal.count, sampleRate: sampleRate, random: &random)
+            let scale = Float((Self.activePower(signal) / pow(10, snrDecibels / 10)).squareRoot())
+            for index in signal.indices { signal[index] += scale * noise[index] }
+        }
+        let gain = Float(pow(10, gainDecibels / 20))
+        let outputRate: Int
+        switch rate {
+        case .native:
+            outputRate = sampleRate
+        case .hertz(let hertz):
+            outputRate = hertz
+            if hertz != sampleRate { signal = Resampler.convert(signal, from: sampleRate, to: hertz) }
+        case .telephone:
+            outputRate = 8_000
+            signal = Resampler.convert(signal, from: sampleRate, to: 8_000, cutoffHz: 3_400)
+        }
+        return (signal.map { max(-1, min(1, $0 * gain)) }, outputRate)
+    }
+
+    /// Mean power of the loud half of the clip's 10 ms blocks: the level of the sound, not of its pauses.
+    static func activePower(_ samples: [Float]) -> Double {
+        let block = 80
+        var powers: [Double] = []
+        var start = 0
+        while start < samples.count {
+            let end = min(samples.count, start + block)
+            var sum = 0.0
+            for index in start..<end { sum += Double(samples[index]) * Double(samples[index]) }
+            powers.append(sum / Double(end - start))
+            start = end
+        }
+        let loud = powers.sorted(by: >).prefix(max(1, powers.count / 2))
+        return loud.reduce(0, +) / Double(max(1, loud.count))
+    }
+
+    /// Schroeder's reverberator (four parallel feedback combs, then two all-passes), the combs' feedback set for
+    /// a decay of 60 dB in `seconds`; the reverberant part added at `wet` times the clip's level.
+    static func reverberate(_ samples: [Float], sampleRate: Int, seconds: Double, wet: Double) -> [Float] {
+        let rate = Double(sampleRate)
+        let combDelays = [0.0297, 0.0371, 0.0411, 0.0437].map { max(1, Int($0 * rate)) }
+        var reverberant = [Double](repeating: 0, count: samples.count)
+        for delay in combDelays {
+            let feedback = pow(10, -3 * Double(delay) / rate / seconds)
+            var line = [Double](repeating: 0, count: delay)
+            var position = 0
+            for index in samples.indices {
+                let out = line[position]
+                line[position] = Double(samples[index]) + feedback * out
+                reverberant[index] += out / 4
+                position = (position + 1) % delay
+            }
+        }
+        for (delaySeconds, gain) in [(0.005, 0.7), (0.0017, 0.7)] {
+            let delay = max(1, Int(delaySeconds * rate))
+            var line = [Double](repeating: 0, count: delay)
+            var position = 0
+            for index in reverberant.indices {
+                let delayed = line[position]
+                let input = reverberant[index]
+                let output = -gain * input + delayed
+                line[position] = input + gain * output
+                reverberant[index] = output
+                position = (position + 1) % delay
+            }
+        }
+        let dry = samples.reduce(0.0) { $0 + Double($1) * Double($1) }
+        let wetPower = reverberant.reduce(0.0) { $0 + $1 * $1 }
+        let scale = wetPower > 0 ? wet * (dry / wetPower).squareRoot() : 0
+        return samples.indices.map { samples[$0] + Float(scale * reverberant[$0]) }
+    }
+}

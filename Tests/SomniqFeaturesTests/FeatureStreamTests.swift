@@ -1,0 +1,124 @@
+import Foundation
+import SomniqFeatures
+import Testing
+
+/// Runs a `FeatureStream` over an in-memory signal in uneven pieces, as a reader would deliver it.
+func streamFeatures(_ samples: [Float], sampleRate: Int) -> [FeatureVector] {
+    let stream = FeatureStream(sampleRate: sampleRate)
+    var windows: [FeatureVector] = []
+    var start = 0
+    var piece = 997
+    samples.withUnsafeBufferPointer { buffer in
+        while start < samples.count {
+            let end = min(samples.count, start + piece)
+            stream.consume(UnsafeBufferPointer(rebasing: buffer[start..<end])) { windows.append($0) }
+            start = end
+            piece = piece * 7 % 5003 + 101
+        }
+    }
+    stream.finish { windows.append($0) }
+    return windows
+}
+
+/// A voiced, syllabic sound with everything below 3.5 kHz, computed at any rate from its formula (so each rate
+/// holds the same sound, not a resampled copy): harmonics of 150 Hz, amplitude-modulated at 4 Hz, plus a
+/// 2.2 kHz partial that comes and goes.
+func voicedSound(sampleRate: Int, seconds: Double) -> [Float] {
+    let count = Int(seconds * Double(sampleRate))
+    return (0..<count).map { index in
+        let time = Double(index) / Double(sampleRate)
+        var value = 0.0
+        for harmonic in 1...20 { value += sin(2 * .pi * 150 * Double(harmonic) * time + Double(harmonic)) / Double(harmonic) }
+        value += 0.3 * sin(2 * .pi * 2200 * time) * max(0, sin(2 * .pi * 0.7 * time))
+        return Float(0.2 * value * (1 + 0.8 * sin(2 * .pi * 4 * time)))
+    }
+}
+
+@Suite struct FeatureStreamTests {
+    /// Every feature of the common band, at 16, 22.05, 44.1 and 48 kHz, within 3% (or 0.05 in the feature's unit)
+    /// of its value at 8 kHz, but for the roll-off, a threshold on the cumulative spectrum that may step to the next
+    /// harmonic (150 Hz here); the only feature allowed to differ more is the high-band extra, which 8 kHz lacks.
+    @Test(arguments: [16_000, 22_050, 44_100, 48_000])
+    func aSoundGivesTheSameFeaturesAtEveryRate(sampleRate: Int) {
+        let reference = streamFeatures(voicedSound(sampleRate: 8_000, seconds: 6), sampleRate: 8_000)
+        let other = streamFeatures(voicedSound(sampleRate: sampleRate, seconds: 6), sampleRate: sampleRate)
+        #expect(reference.count == 12 && other.count == 12)
+        for (window, (a, b)) in zip(reference, other).enumerated().dropFirst().dropLast() {
+            for feature in FeatureID.allCases where feature != .bandRatio4kUp {
+                let x = a[feature], y = b[feature]
+                let tolerance: Float = feature == .spectralRolloffHz ? 160 : 0.03 * max(abs(x), abs(y)) + 0.05
+                #expect(abs(x - y) <= tolerance,
+                        "\(feature.rawValue) in window \(window): \(x) at 8 kHz, \(y) at \(sampleRate) Hz")
+            }
+        }
+        #expect(reference[3][.bandRatio4kUp].isNaN, "8 kHz has no band above 4 kHz: missing, not 0")
+        #expect(other[3][.bandRatio4kUp] >= 0 && other[3][.bandRatio4kUp] < 0.01, "nothing of this sound lies above 4 kHz")
+    }
+
+    @Test func aFourKilohertzRecordingLacksTheUpperBandButKeepsTheLowOne() {
+        let low = streamFeatures(voicedSound(sampleRate: 4_000, seconds: 6), sampleRate: 4_000)
+        let reference = streamFeatures(voicedSound(sampleRate: 8_000, seconds: 6), sampleRate: 8_000)
+        #expect(FeatureStream.missingFeatures(sampleRate: 4_000).contains(.spectralCentroidHz))
+        #expect(!FeatureStream.missingFeatures(sampleRate: 4_000).contains(.bandRatio0To250))
+        #expect(FeatureStream.missingFeatures(sampleRate: 8_000) == [.bandRatio4kUp])
+        #expect(FeatureStream.missingFeatures(sampleRate: 44_100).isEmpty)
+        for window in low {
+            #expect(window[.spectralCentroidHz].isNaN && window[.mfcc3].isNaN && window[.bandRatio2kTo4k].isNaN)
+            #expect(!window[.rmsDbfs].isNaN && !window[.harmonicity].isNaN && !window[.bandRatio250To500].isNaN)
+        }
+        // What the band has is measured as at 8 kHz (the 2.2 kHz partial is gone, so only the low shares compare).
+        #expect(abs(low[4][.pitchHz] - reference[4][.pitchHz]) < 3, "pitch \(low[4][.pitchHz]) vs \(reference[4][.pitchHz])")
+        #expect(abs(low[4][.bandRatio0To250] - reference[4][.bandRatio0To250]) < 0.03)
+    }
+
+    @Test func windowsFollowTheRecordingsOwnGrid() {
+        for (rate, frames) in [(44_100, 44_101), (44_100, 66_150), (11_025, 2_000), (48_000, 3), (4_000, 10_001)] {
+            let samples = [Float](repeating: 0.1, count: frames)
+            #expect(streamFeatures(samples, sampleRate: rate).count == AnalysisGrid(sampleRate: rate).windowCount(frameCount: Int64(frames)),
+                    "\(frames) frames at \(rate) Hz")
+        }
+    }
+}
+
+@Suite struct ResamplerTests {
+    func level(_ samples: [Float]) -> Double {
+        let middle = samples[samples.count / 4..<(3 * samples.count / 4)]
+        return 10 * log10(middle.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(middle.count))
+    }
+
+    func tone(_ frequency: Double, rate: Int, seconds: Double = 1) -> [Float] {
+        (0..<Int(seconds * Double(rate))).map { Float(sin(2 * .pi * frequency * Double($0) / Double(rate))) }
+    }
+
+    @Test(arguments: [16_000, 44_100, 48_000])
+    func passesTheAnalysisBandAndStopsWhatWouldFoldIntoIt(rate: Int) {
+        func through(_ frequency: Double) -> [Float] {
+            let resampler = Resampler(inputRate: rate, outputRate: 8_000)
+            var output: [Float] = []
+            tone(frequency, rate: rate).withUnsafeBufferPointer { resampler.process($0) { output.append(contentsOf: $0) } }
+            resampler.finish { output.append(contentsOf: $0) }
+            #expect(output.count == 8_000)
+            return output
+        }
+        for frequency in [100.0, 1_000, 3_000] {
+            #expect(abs(level(through(frequency)) + 3.01) < 0.2, "\(frequency) Hz passes at full level")
+        }
+        for frequency in [4_600.0, 6_000] {
+            #expect(level(through(frequency)) < -3.01 - 40, "\(frequency) Hz is stopped, not folded to \(8_000 - frequency) Hz")
+        }
+    }
+
+    @Test func aToneKeepsItsFrequencyAndTiming() {
+        // A 1 kHz tone starting at exactly 0.25 s, from 44.1 kHz: at 8 kHz it must start at sample 2,000.
+        let source = (0..<44_100).map { $0 < 11_025 ? Float(0) : Float(sin(2 * .pi * 1_000 * Double($0 - 11_025) / 44_100)) }
+        let output = Resampler.convert(source, from: 44_100, to: 8_000)
+        let expected = (0..<8_000).map { $0 < 2_000 ? Float(0) : Float(sin(2 * .pi * 1_000 * Double($0 - 2_000) / 8_000)) }
+        let error = zip(output[2_100..<7_900], expected[2_100..<7_900]).map { abs($0 - $1) }.max()!
+        #expect(error < 0.01, "largest error \(error)")
+    }
+
+    @Test func isDeterministic() {
+        let source = tone(440, rate: 22_050).enumerated().map { $1 * Float($0 % 7) / 7 }
+        #expect(Resampler.convert(source, from: 22_050, to: 8_000) == Resampler.convert(source, from: 22_050, to: 8_000))
+    }
+}
