@@ -32,17 +32,50 @@ public enum CrossValidation {
         clip.windows.map { TopClass.of(classifier.classify(FeatureVector(values: $0)), classIDs: classifier.model.classIDs, floor: floor) }
     }
 
-    /// For each clip, the prediction of the model fitted without the clip's fold.
-    public static func run(_ dataset: FitDataset, folds: Int, fitter: ModelFitter, base: ClassifierModel)
-        -> [(label: String, confidence: Float)] {
+    /// A scored clip's prediction, and the predictions of its probes (perturbed versions), in the clip's order.
+    public struct Prediction: Sendable {
+        public var label: String
+        public var confidence: Float
+        public var probeLabels: [String]
+    }
+
+    /// For each scored clip (not an augmented copy), the prediction of the model fitted without the clip's fold.
+    /// A model scored on a fold never trains on an augmented copy mixed over a background from that fold.
+    public static func run(_ dataset: FitDataset, folds: Int, fitter: ModelFitter, base: ClassifierModel) -> [Int: Prediction] {
         let assignment = dataset.folds(folds)
-        var predictions = [(label: String, confidence: Float)](repeating: ("", 0), count: dataset.clips.count)
-        for fold in 0..<folds {
-            let training = assignment.indices.filter { assignment[$0] != fold }
+        let splits = (0..<folds).map { fold in
+            dataset.clips.indices.filter { assignment[$0] == fold && !dataset.clips[$0].augmented }
+        }
+        return holdOut(dataset, splits: splits, bySource: false, fitter: fitter, base: base)
+    }
+
+    /// Leave one source out: for each source (the manifest's `source` column), the predictions for its clips of a
+    /// model fitted on every other source (and on no copy mixed over a background from it). Clips without a source
+    /// are not scored.
+    public static func leaveOneSourceOut(_ dataset: FitDataset, fitter: ModelFitter, base: ClassifierModel) -> [Int: Prediction] {
+        let sources = Set(dataset.clips.compactMap(\.source)).sorted()
+        let splits = sources.map { source in
+            dataset.clips.indices.filter { dataset.clips[$0].source == source && !dataset.clips[$0].augmented }
+        }
+        return holdOut(dataset, splits: splits, bySource: true, fitter: fitter, base: base)
+    }
+
+    /// Fits, for each split, on every clip that may train a model scored on it, and predicts the split's clips.
+    static func holdOut(_ dataset: FitDataset, splits: [[Int]], bySource: Bool, fitter: ModelFitter, base: ClassifierModel)
+        -> [Int: Prediction] {
+        var predictions: [Int: Prediction] = [:]
+        for scored in splits where !scored.isEmpty {
+            let groups = Set(scored.map { dataset.clips[$0].group })
+            let sources = bySource ? Set(scored.compactMap { dataset.clips[$0].source }) : []
+            let training = dataset.clips.indices.filter { dataset.clips[$0].mayTrain(scoredGroups: groups, sources: sources) }
             let (model, _) = fitter.fit(dataset, clipIndices: training, base: base)
             let classifier = Classifier(model: model)
-            for index in assignment.indices where assignment[index] == fold {
-                predictions[index] = predict(dataset.clips[index], classifier: classifier, floor: model.detectionFloor)
+            for index in scored {
+                let clip = dataset.clips[index]
+                let prediction = predict(clip, classifier: classifier, floor: model.detectionFloor)
+                predictions[index] = Prediction(
+                    label: prediction.label, confidence: prediction.confidence,
+                    probeLabels: clip.probes.map { predict(windows: $0.windows, classifier: classifier, floor: model.detectionFloor).label })
             }
         }
         return predictions

@@ -17,9 +17,30 @@ public struct FitDataset: Sendable {
         public var windowClasses: [String?]
         /// Which windows train the fitter: those holding the labelled sound, or all windows of event-labelled audio.
         public var used: [Bool]
+        /// Where the clip comes from (a dataset or corpus, from the manifest's `source` column), for leave-one-source-out
+        /// scoring.
+        public var source: String?
+        /// An augmented copy of another clip (it trains, and is never scored), and the group and source of the recorded
+        /// background it was mixed over: it must not train a model scored on that group or source.
+        public var augmented = false
+        public var backgroundGroup: String?
+        public var backgroundSource: String?
+        /// Perturbed versions of the clip (another rate, level or background), scored only, to measure whether its
+        /// prediction survives the change.
+        public var probes: [Probe] = []
+
+        public struct Probe: Sendable {
+            public var name: String
+            public var windows: [[Float]]
+
+            public init(name: String, windows: [[Float]]) {
+                self.name = name
+                self.windows = windows
+            }
+        }
 
         public init(path: String, label: String, classID: String?, group: String, windows: [[Float]],
-                    windowClasses: [String?], used: [Bool]) {
+                    windowClasses: [String?], used: [Bool], source: String? = nil) {
             precondition(windows.count == windowClasses.count && windows.count == used.count)
             self.path = path
             self.label = label
@@ -28,6 +49,13 @@ public struct FitDataset: Sendable {
             self.windows = windows
             self.windowClasses = windowClasses
             self.used = used
+            self.source = source
+        }
+
+        /// Whether this clip may train a model that is scored on clips of `groups` and `sources`.
+        public func mayTrain(scoredGroups groups: Set<String>, sources: Set<String>) -> Bool {
+            !groups.contains(group) && !(source.map(sources.contains) ?? false)
+                && !(backgroundGroup.map(groups.contains) ?? false) && !(backgroundSource.map(sources.contains) ?? false)
         }
     }
 
@@ -63,10 +91,11 @@ public struct FitDataset: Sendable {
     }
 
     /// Assigns groups to `folds` folds, largest groups first, each to the fold with the fewest clips so far:
-    /// deterministic, and balanced even when a few groups are large.
+    /// deterministic, and balanced even when a few groups are large. Augmented copies follow their clip's group
+    /// without weighing in the balance.
     public func folds(_ count: Int) -> [Int] {
         var sizes: [String: Int] = [:]
-        for clip in clips { sizes[clip.group, default: 0] += 1 }
+        for clip in clips { sizes[clip.group, default: 0] += clip.augmented ? 0 : 1 }
         let ordered = sizes.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
         var load = [Int](repeating: 0, count: count)
         var foldOfGroup: [String: Int] = [:]

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import SomniqFeatures
 import SomniqModel
@@ -39,6 +40,9 @@ public struct ModelFitter: Sendable {
         }
         /// Classes never fitted (their hand-written rules stay).
         public var keep: Set<String> = ["silence"]
+        /// Classes whose hand-written rule stays beside the fitted score as a backstop (the larger confidence wins):
+        /// the smoke alarm, which a sleeper must never miss and which has a textbook form the rule describes.
+        public var backstops: Set<String> = ["smoke_detector"]
 
         public init() {}
     }
@@ -60,34 +64,38 @@ public struct ModelFitter: Sendable {
     /// Fits every class of `base` that has enough examples in `dataset` (restricted to `clipIndices`).
     public func fit(_ dataset: FitDataset, clipIndices: [Int]? = nil, base: ClassifierModel) -> (ClassifierModel, [ClassReport]) {
         let indices = clipIndices ?? Array(dataset.clips.indices)
-        var rows: [[Float]] = [], rowClass: [String?] = [], rowClip: [Int] = []
+        var gatheredRows: [[Float]] = [], gatheredClasses: [String?] = [], gatheredClips: [Int] = []
         for index in indices {
             let clip = dataset.clips[index]
             for (window, features) in clip.windows.enumerated() where clip.used[window] {
-                rows.append(features)
-                rowClass.append(clip.windowClasses[window])
-                rowClip.append(index)
+                gatheredRows.append(features)
+                gatheredClasses.append(clip.windowClasses[window])
+                gatheredClips.append(index)
             }
         }
+        let (rows, rowClass, rowClip) = (gatheredRows, gatheredClasses, gatheredClips)
         let softness = featureSoftness(rows)
-        var model = base
-        var reports: [ClassReport] = []
-        for (classIndex, definition) in base.classes.enumerated() {
+        // Classes are fitted independently, on as many threads as there are cores; each result goes to its own slot,
+        // so the model is the same whatever the scheduling.
+        let outcomes = Self.concurrentMap(base.classes.count) { classIndex -> (SoundClassDefinition?, ClassReport) in
+            let definition = base.classes[classIndex]
             // The `other` class learns the windows that are none of the classes.
             let isPositive: (String?) -> Bool = definition.id == TopClass.other ? { $0 == nil } : { $0 == definition.id }
-            let examples = Set(zip(rowClip, rowClass).filter { isPositive($0.1) }.map(\.0)).count
+            let examples = Set(zip(rowClip, rowClass).filter { isPositive($0.1) && !dataset.clips[$0.0].augmented }.map(\.0)).count
             guard !options.keep.contains(definition.id) else {
-                reports.append(ClassReport(classID: definition.id, fitted: false, positiveExamples: examples, paths: 0,
-                                           note: "kept as written"))
-                continue
+                return (nil, ClassReport(classID: definition.id, fitted: false, positiveExamples: examples, paths: 0,
+                                         note: "kept as written"))
             }
             guard examples >= options.minExamples else {
-                reports.append(ClassReport(classID: definition.id, fitted: false, positiveExamples: examples, paths: 0,
-                                           note: examples == 0 ? "no examples; kept as written" : "too few examples; kept as written"))
-                continue
+                return (nil, ClassReport(classID: definition.id, fitted: false, positiveExamples: examples, paths: 0,
+                                         note: examples == 0 ? "no examples; kept as written" : "too few examples; kept as written"))
             }
             let labels = rowClass.map(isPositive)
             var fitted = definition
+            if options.backstops.contains(definition.id), !(definition.all.isEmpty && definition.any.isEmpty) {
+                fitted.backstop = .init(maxConfidence: definition.maxConfidence, all: definition.all, any: definition.any,
+                                        none: definition.none)
+            }
             fitted.all = []
             fitted.any = []
             fitted.none = []
@@ -116,11 +124,32 @@ public struct ModelFitter: Sendable {
                     + "labelled examples, calibrated on held-out folds."
             }
             fitted.status = parts == 0 ? .unsupported : .supported
-            model.classes[classIndex] = fitted
-            reports.append(ClassReport(classID: definition.id, fitted: true, positiveExamples: examples, paths: parts,
-                                       note: parts == 0 ? "no separating rule" : "fitted"))
+            return (fitted, ClassReport(classID: definition.id, fitted: true, positiveExamples: examples, paths: parts,
+                                        note: parts == 0 ? "no separating rule" : "fitted"))
         }
+        var model = base
+        for (classIndex, outcome) in outcomes.enumerated() { if let fitted = outcome.0 { model.classes[classIndex] = fitted } }
+        let reports = outcomes.map(\.1)
         return (model, reports)
+    }
+
+    /// `body(0..<count)` on one thread per core (each with an 8 MB stack: growing trees recurses over large values),
+    /// each result in its own slot, so the outcome does not depend on the scheduling.
+    static func concurrentMap<T: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
+        let work = ConcurrentWork<T>(count: count)
+        let workers = max(1, min(count, ProcessInfo.processInfo.activeProcessorCount))
+        let done = DispatchGroup()
+        for _ in 0..<workers {
+            done.enter()
+            let thread = Thread {
+                while let index = work.take() { work.store(body(index), at: index) }
+                done.leave()
+            }
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+        done.wait()
+        return work.results.map { $0! }
     }
 
     /// A boosted points score for one class, calibrated on held-out scores of grouped folds of the clips.
@@ -227,5 +256,25 @@ public struct ModelFitter: Sendable {
         guard value != 0, value.isFinite else { return value }
         let magnitude = pow(10, Float(3 - Int(floor(log10(abs(value))))))
         return (value * magnitude).rounded() / magnitude
+    }
+}
+
+/// Indices handed out to worker threads, and their results, under one lock.
+private final class ConcurrentWork<T>: @unchecked Sendable {
+    let lock = NSLock()
+    var next = 0
+    var results: [T?]
+    init(count: Int) { results = [T?](repeating: nil, count: count) }
+    func take() -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard next < results.count else { return nil }
+        next += 1
+        return next - 1
+    }
+    func store(_ value: T, at index: Int) {
+        lock.lock()
+        results[index] = value
+        lock.unlock()
     }
 }

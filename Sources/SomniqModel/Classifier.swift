@@ -37,14 +37,9 @@ public struct Classifier: Sendable {
     static func confidence(of definition: SoundClassDefinition, score points: CompiledPointsScore?,
                            _ features: FeatureVector) -> Float {
         guard definition.status != .unsupported else { return 0 }
-        var score = definition.maxConfidence
+        var score = conditions(maxConfidence: definition.maxConfidence, all: definition.all, any: definition.any,
+                               none: definition.none, features)
         if let points { score *= points.confidence(features) }
-        for condition in definition.all { score *= condition.membership(features[condition.feature]) }
-        if !definition.any.isEmpty {
-            var best: Float = 0
-            for condition in definition.any { best = max(best, condition.membership(features[condition.feature])) }
-            score *= best
-        }
         if !definition.paths.isEmpty {
             var best: Float = 0
             for path in definition.paths {
@@ -54,11 +49,29 @@ public struct Classifier: Sendable {
             }
             score *= best
         }
-        if !definition.none.isEmpty {
-            var veto: Float = 0
-            for condition in definition.none { veto = max(veto, condition.membership(features[condition.feature])) }
-            score *= 1 - veto
+        if let backstop = definition.backstop {
+            score = max(score, conditions(maxConfidence: backstop.maxConfidence, all: backstop.all, any: backstop.any,
+                                          none: backstop.none, features))
         }
         return min(1, max(0, score))
+    }
+
+    /// `maxConfidence × Π membership(all) × max membership(any) × (1 − max membership(none))`, an empty `any` counting 1.
+    @inline(__always)
+    static func conditions(maxConfidence: Float, all: [Condition], any: [Condition], none: [Condition],
+                           _ features: FeatureVector) -> Float {
+        var score = maxConfidence
+        for condition in all { score *= condition.membership(features[condition.feature]) }
+        if !any.isEmpty {
+            var best: Float = 0
+            for condition in any { best = max(best, condition.membership(features[condition.feature])) }
+            score *= best
+        }
+        if !none.isEmpty {
+            var veto: Float = 0
+            for condition in none { veto = max(veto, condition.membership(features[condition.feature])) }
+            score *= 1 - veto
+        }
+        return score
     }
 }

@@ -39,6 +39,48 @@ public struct SoundClassDefinition: Codable, Equatable, Sendable {
     /// frequency falls short of it cannot hear the class, which is then reported as not detectable for that
     /// recording and given confidence 0 rather than guessed. `nil`: audible at every supported rate.
     public var bandHz: Float?
+    /// A hand-written rule kept beside a fitted score for a sound with a textbook form (a smoke alarm's pure tone):
+    /// the class's confidence is the larger of the two, so the fitted score, learnt from a few dozen clips, never
+    /// hears less than the rule would.
+    public var backstop: Backstop?
+
+    /// Hand-written conditions, read as a class's own are (`maxConfidence × Π all × max any × (1 − max none)`).
+    public struct Backstop: Codable, Equatable, Sendable {
+        public var maxConfidence: Float
+        public var all: [Condition]
+        public var any: [Condition]
+        public var none: [Condition]
+
+        public init(maxConfidence: Float = 1, all: [Condition] = [], any: [Condition] = [], none: [Condition] = []) {
+            self.maxConfidence = maxConfidence
+            self.all = all
+            self.any = any
+            self.none = none
+        }
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case maxConfidence, all, any, none }
+
+        public init(from decoder: any Decoder) throws {
+            try decoder.rejectUnknownKeys(CodingKeys.self)
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            maxConfidence = try container.decodeIfPresent(Float.self, forKey: .maxConfidence) ?? 1
+            all = try container.decodeIfPresent([Condition].self, forKey: .all) ?? []
+            any = try container.decodeIfPresent([Condition].self, forKey: .any) ?? []
+            none = try container.decodeIfPresent([Condition].self, forKey: .none) ?? []
+            guard maxConfidence > 0, maxConfidence <= 1, !(all.isEmpty && any.isEmpty) else {
+                throw DecodingError.dataCorruptedError(forKey: .all, in: container,
+                    debugDescription: "a backstop needs a condition in all or any, and maxConfidence in (0, 1]")
+            }
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            if maxConfidence != 1 { try container.encode(maxConfidence, forKey: .maxConfidence) }
+            if !all.isEmpty { try container.encode(all, forKey: .all) }
+            if !any.isEmpty { try container.encode(any, forKey: .any) }
+            if !none.isEmpty { try container.encode(none, forKey: .none) }
+        }
+    }
 
     public init(id: String, tier: AlertTier, status: Status = .supported, description: String = "",
                 maxConfidence: Float = 1, all: [Condition] = [], any: [Condition] = [], none: [Condition] = [],
@@ -58,7 +100,7 @@ public struct SoundClassDefinition: Codable, Equatable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, tier, status, description, bandHz, maxConfidence, all, any, none, paths, score, adjust
+        case id, tier, status, description, bandHz, maxConfidence, all, any, none, paths, score, backstop, adjust
     }
 
     public init(from decoder: any Decoder) throws {
@@ -76,6 +118,7 @@ public struct SoundClassDefinition: Codable, Equatable, Sendable {
         score = try container.decodeIfPresent(PointsScore.self, forKey: .score)
         adjust = try container.decodeIfPresent(ClassAdjustment.self, forKey: .adjust)
         bandHz = try container.decodeIfPresent(Float.self, forKey: .bandHz)
+        backstop = try container.decodeIfPresent(Backstop.self, forKey: .backstop)
         if let bandHz, !(bandHz > 0 && bandHz <= 192_000) {
             throw DecodingError.dataCorruptedError(forKey: .bandHz, in: container,
                 debugDescription: "bandHz is the top of the band the sound needs, in Hz: a number in (0, 192000]")
@@ -105,6 +148,7 @@ extension SoundClassDefinition {
         if !any.isEmpty { try container.encode(any, forKey: .any) }
         if !paths.isEmpty { try container.encode(paths, forKey: .paths) }
         try container.encodeIfPresent(score, forKey: .score)
+        try container.encodeIfPresent(backstop, forKey: .backstop)
         if !none.isEmpty { try container.encode(none, forKey: .none) }
         try container.encodeIfPresent(adjust, forKey: .adjust)
     }

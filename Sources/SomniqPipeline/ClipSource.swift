@@ -7,6 +7,8 @@ public enum ClipSource {
     public struct Clip: Equatable, Sendable {
         public var path: String
         public var label: String
+        /// The manifest's `source` column where it has one (the corpus or recording set the clip comes from).
+        public var source: String? = nil
     }
 
     public enum Error: Swift.Error, CustomStringConvertible {
@@ -50,11 +52,14 @@ public enum ClipSource {
         guard let header = lines.first else { return [] }
         guard let pathColumn = header.firstIndex(of: "path") else { throw .missingColumn(path: manifest, column: "path") }
         guard let labelColumn = header.firstIndex(of: "label") else { throw .missingColumn(path: manifest, column: "label") }
+        let sourceColumn = header.firstIndex(of: "source")
         let base = (manifest as NSString).deletingLastPathComponent
         return lines.dropFirst().compactMap { fields in
             guard fields.count > max(pathColumn, labelColumn), !fields[pathColumn].isEmpty else { return nil }
             let path = fields[pathColumn]
-            return Clip(path: path.hasPrefix("/") ? path : (base as NSString).appendingPathComponent(path), label: fields[labelColumn])
+            let source = sourceColumn.flatMap { $0 < fields.count && !fields[$0].isEmpty ? fields[$0] : nil }
+            return Clip(path: path.hasPrefix("/") ? path : (base as NSString).appendingPathComponent(path), label: fields[labelColumn],
+                        source: source)
         }
     }
 }

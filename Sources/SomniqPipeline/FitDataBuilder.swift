@@ -4,6 +4,7 @@ import SomniqEvaluation
 import SomniqFeatures
 import SomniqFit
 import SomniqStore
+import SomniqSynth
 
 /// Builds the fitter's training data by analysing labelled audio.
 public struct FitDataBuilder {
@@ -21,7 +22,13 @@ public struct FitDataBuilder {
     }
 
     /// Clips with one label each; only their loud windows train. Clips the map excludes are skipped.
-    public func fromClips(_ clips: [ClipSource.Clip], progress: (Int) -> Void = { _ in },
+    ///
+    /// With an `augmentation` recipe, each clip is also heard in `copies` other bedrooms (`ClipAugmentation`): the
+    /// copies train beside it, in its cross-validation group, and are never scored. With `probes`, each clip also
+    /// gets the perturbed versions `invarianceProbes` lists, scored only, to measure whether predictions survive
+    /// another rate, level or background.
+    public func fromClips(_ clips: [ClipSource.Clip], augmentation: AugmentationRecipe = AugmentationRecipe.none,
+                          backgrounds: [Background] = [], probes: Bool = false, progress: (Int) -> Void = { _ in },
                           failure: (AudioFileError) -> Void = { _ in }) -> FitDataset {
         var result: [FitDataset.Clip] = []
         for (number, clip) in clips.enumerated() {
@@ -33,18 +40,89 @@ public struct FitDataBuilder {
             case .classes(let classes): classID = classes.first
             }
             do {
-                let data = try analyzer.analyze(path: clip.path, explicitStart: Date(timeIntervalSince1970: 0))
-                let rows = windows(data)
-                let levels = rows.map { $0[FeatureID.rmsDbfs.index] }
-                result.append(FitDataset.Clip(path: clip.path, label: clip.label, classID: classID,
-                                              group: FitDataset.group(of: clip.path), windows: rows,
-                                              windowClasses: rows.map { _ in classID },
-                                              used: FitDataset.activeWindows(levels: levels)))
+                let audio = try Self.readMono(clip.path)
+                let group = FitDataset.group(of: clip.path)
+                let rows = windows(of: audio.samples, sampleRate: audio.sampleRate)
+                let used = FitDataset.activeWindows(levels: rows.map { $0[FeatureID.rmsDbfs.index] })
+                var original = FitDataset.Clip(path: clip.path, label: clip.label, classID: classID, group: group, windows: rows,
+                                               windowClasses: rows.map { _ in classID }, used: used, source: clip.source)
+                if probes {
+                    original.probes = Self.invarianceProbes.map { name, change in
+                        let changed = change.apply(to: audio.samples, sampleRate: audio.sampleRate, backgrounds: Background.synthesised)
+                        return .init(name: name, windows: windows(of: changed.samples, sampleRate: changed.sampleRate))
+                    }
+                }
+                result.append(original)
+                let name = (clip.path as NSString).lastPathComponent
+                let classBand = analyzer.bundle.classifier.classes.first { $0.id == classID }?.bandHz
+                for copy in 0..<augmentation.copies {
+                    var change = ClipAugmentation(recipe: augmentation, clip: name, copy: copy, backgroundCount: backgrounds.count)
+                    // Never over a background from the clip's own recording, nor through a recorder that cannot hear the
+                    // class (a smoke alarm's tone at 4 kHz): such a copy would teach the class as what is left without it.
+                    if let index = change.background, backgrounds[index].group == group { change.background = nil }
+                    if let band = classBand, !change.rate.hears(hertz: band) { change.rate = .native }
+                    let changed = change.apply(to: audio.samples, sampleRate: audio.sampleRate, backgrounds: backgrounds)
+                    let copyRows = windows(of: changed.samples, sampleRate: changed.sampleRate)
+                    var augmented = FitDataset.Clip(
+                        path: clip.path, label: clip.label, classID: classID, group: group, windows: copyRows,
+                        windowClasses: copyRows.map { _ in classID },
+                        used: copyRows.count == used.count ? used : FitDataset.activeWindows(levels: copyRows.map { $0[FeatureID.rmsDbfs.index] }),
+                        source: clip.source)
+                    augmented.augmented = true
+                    augmented.backgroundGroup = change.background.flatMap { backgrounds[$0].group }
+                    augmented.backgroundSource = change.background.flatMap { backgrounds[$0].source }
+                    result.append(augmented)
+                }
             } catch {
                 failure(error)
             }
         }
         return FitDataset(clips: result)
+    }
+
+    /// The perturbations of the invariance table: other recorder rates, ±10 dB, and a synthesised room at 10 dB SNR.
+    public static let invarianceProbes: [(String, ClipAugmentation)] = [
+        ("8 kHz", ClipAugmentation(rate: .hertz(8_000))), ("16 kHz", ClipAugmentation(rate: .hertz(16_000))),
+        ("44.1 kHz", ClipAugmentation(rate: .hertz(44_100))), ("48 kHz", ClipAugmentation(rate: .hertz(48_000))),
+        ("-10 dB", ClipAugmentation(gainDecibels: -10)), ("+10 dB", ClipAugmentation(gainDecibels: 10)),
+        ("room at 10 dB SNR", ClipAugmentation(background: 2, snrDecibels: 10)),
+    ]
+
+    /// The feature rows of audio held in memory.
+    func windows(of samples: [Float], sampleRate: Int) -> [[Float]] {
+        let analysis = analyzer.analyze(samples: samples, sampleRate: sampleRate)
+        let count = FeatureID.count
+        return (0..<analysis.windowCount).map { Array(analysis.features[($0 * count)..<(($0 + 1) * count)]) }
+    }
+
+    /// A clip's samples, mixed to mono, at its own rate (clips are short; recordings are never read whole).
+    static func readMono(_ path: String) throws(AudioFileError) -> (samples: [Float], sampleRate: Int) {
+        let reader = try AudioFileReader(path: URL(fileURLWithPath: path).standardizedFileURL.path)
+        var samples: [Float] = []
+        var chunk = [Float](repeating: 0, count: 65_536)
+        while true {
+            let got = try chunk.withUnsafeMutableBufferPointer { buffer throws(AudioFileError) in try reader.read(into: buffer) }
+            guard got > 0 else { break }
+            samples.append(contentsOf: chunk[0..<got])
+        }
+        return (samples, reader.format.sampleRate)
+    }
+
+    /// Recorded backgrounds to mix under training clips: each clip's samples (at most `seconds` of it), with its group
+    /// and source. The synthesised ones (`Background.synthesised`) come first.
+    public static func backgrounds(_ clips: [ClipSource.Clip], seconds: Double = 30, failure: (AudioFileError) -> Void = { _ in })
+        -> [Background] {
+        Background.synthesised + clips.compactMap { clip -> Background? in
+            do throws(AudioFileError) {
+                let audio = try readMono(clip.path)
+                let limit = min(audio.samples.count, Int(seconds * Double(audio.sampleRate)))
+                return Background(name: (clip.path as NSString).lastPathComponent, group: FitDataset.group(of: clip.path),
+                                  source: clip.source, kind: .recorded(samples: Array(audio.samples[0..<limit]), sampleRate: audio.sampleRate))
+            } catch {
+                failure(error)
+                return nil
+            }
+        }
     }
 
     /// Recordings with labelled events: a window takes the class of an event covering at least half of it,

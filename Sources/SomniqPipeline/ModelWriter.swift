@@ -6,7 +6,7 @@ import SomniqModel
 /// Writes a model folder: `model.json`, `profiles.json` and a README saying how the model was made.
 public enum ModelWriter {
     public static func write(model: ClassifierModel, profiles: ModelBundle, to folder: String, reports: [ModelFitter.ClassReport],
-                             command: String, clips: Int, scores: String?) throws {
+                             augmentation: String? = nil, command: String, clips: Int, scores: String?) throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -22,6 +22,8 @@ public enum ModelWriter {
             + "on \(clips) labelled recordings with:\n\n```\n\(command)\n```\n\n"
             + "Classes not fitted keep the base model's rules. Examples are labelled clips (or events) per class; a fitted "
             + "class has rule paths (one tree) or boosted trees (a points score; see `PointsScore` and the top-level README).\n\n"
+            + (augmentation.map { "Augmentation (every training clip also heard as): \($0). Deterministic: the same data, "
+                + "command and seed refit this model byte for byte.\n\n" } ?? "")
             + "| class | fitted | examples | rule paths or trees | note |\n|---|---|---|---|---|\n"
         for report in reports {
             readme += "| \(report.classID) | \(report.fitted ? "yes" : "no") | \(report.positiveExamples) | \(report.paths) | \(report.note) |\n"

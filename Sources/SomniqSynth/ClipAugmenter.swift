@@ -28,6 +28,15 @@ public struct AugmentationRecipe: Sendable, Equatable {
         case native, telephone
         case hertz(Int)
 
+        /// Whether a recorder at this rate hears a sound whose band reaches `hertz` (the clip's own rate is assumed to).
+        public func hears(hertz: Float) -> Bool {
+            switch self {
+            case .native: true
+            case .telephone: FeatureStream.hears(hertz: hertz, sampleRate: 6_800)  // a 3.4 kHz band
+            case .hertz(let rate): FeatureStream.hears(hertz: hertz, sampleRate: rate)
+            }
+        }
+
         public var description: String {
             switch self {
             case .native: "the clip's own"
@@ -54,7 +63,8 @@ public struct AugmentationRecipe: Sendable, Equatable {
             + "a fan with road noise, a mains hum) at \(Int(snrDecibels.lowerBound))–\(Int(snrDecibels.upperBound)) dB SNR; "
             + "\(Int(reverbShare * 100))% with reverberation (\(reverbSeconds.lowerBound)–\(reverbSeconds.upperBound) s, "
             + "wet \(reverbWet.lowerBound)–\(reverbWet.upperBound)); recorder rate one of "
-            + rates.map(\.description).joined(separator: ", ") + "; clipped at full scale"
+            + rates.map(\.description).joined(separator: ", ") + " (the clip's own where that rate cannot hear its class); "
+            + "clipped at full scale"
     }
 }
 
@@ -85,7 +95,7 @@ public struct Background: Sendable {
     ]
 
     /// `count` samples of this background at `sampleRate`, at unit mean power, starting at a place `random` picks.
-    func samples(count: Int, sampleRate: Int, random: inout SeededGenerator) -> [Float] {
+    public func samples(count: Int, sampleRate: Int, random: inout SeededGenerator) -> [Float] {
         var output: [Float]
         switch kind {
         case .recorded(let recorded, let rate):
@@ -205,7 +215,7 @@ public struct ClipAugmentation: Sendable, CustomStringConvertible {
     }
 
     /// Mean power of the loud half of the clip's 10 ms blocks: the level of the sound, not of its pauses.
-    static func activePower(_ samples: [Float]) -> Double {
+    public static func activePower(_ samples: [Float]) -> Double {
         let block = 80
         var powers: [Double] = []
         var start = 0

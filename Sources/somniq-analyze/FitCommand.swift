@@ -4,6 +4,7 @@ import SomniqEvaluation
 import SomniqFit
 import SomniqModel
 import SomniqPipeline
+import SomniqSynth
 
 extension ModelFitter.Method: ExpressibleByArgument {}
 
@@ -64,11 +65,34 @@ struct FitCommand: ParsableCommand {
     @Option(help: "Fewest labelled examples (clips or events) to fit a class.")
     var minExamples = 5
 
+    @Option(help: ArgumentHelp("Augmented copies of each training clip (other rooms, levels, backgrounds, recorder rates; 0: none).",
+                               valueName: "N"))
+    var augment = AugmentationRecipe().copies
+
+    @Option(help: ArgumentHelp("Seed of the augmentation.", valueName: "N"))
+    var augmentSeed = AugmentationRecipe().seed
+
+    @Option(help: ArgumentHelp("Recorded backgrounds to mix under the augmented copies (folder or manifest; synthesised rooms are always used).",
+                               valueName: "path"))
+    var backgrounds: String?
+
+    @Option(help: ArgumentHelp("Only the backgrounds with this label (repeatable; default: all of --backgrounds).", valueName: "label"))
+    var backgroundLabel: [String] = []
+
+    @Flag(help: "Also score each source (the manifest's source column) with a model fitted on the other sources.")
+    var leaveOneSourceOut = false
+
+    @Flag(help: "With the scores, the share of clips whose prediction survives another rate, level or background.")
+    var invariance = false
+
     @Option(help: "Output format of the scores: table or json.")
     var format: OutputFormat = .table
 
     func validate() throws {
-        if out == nil, crossValidate == nil { throw ValidationError("give --out to write a model, --cross-validate to score, or both") }
+        if out == nil, crossValidate == nil, !leaveOneSourceOut {
+            throw ValidationError("give --out to write a model, --cross-validate or --leave-one-source-out to score, or both")
+        }
+        if !(0...32).contains(augment) { throw ValidationError("--augment must lie in 0...32") }
         if let k = crossValidate, k < 2 { throw ValidationError("--cross-validate needs at least 2 folds") }
         if !(1...6).contains(maxDepth) { throw ValidationError("--max-depth must lie in 1...6") }
         if !(1...1000).contains(rounds) { throw ValidationError("--rounds must lie in 1...1000") }
@@ -82,6 +106,7 @@ struct FitCommand: ParsableCommand {
         let builder = FitDataBuilder(analyzer: RecordingAnalyzer(bundle: baseBundle), map: labelMap)
         let dataset: FitDataset
         var failures = 0
+        var augmentation: (recipe: AugmentationRecipe, backgrounds: Int)?
         if let labels {
             let files = InputCollector.collect([clips])
             let events: [SoundEvent]
@@ -101,7 +126,22 @@ struct FitCommand: ParsableCommand {
                 Terminal.error(error.description)
                 throw ExitStatus.nothingDone
             }
-            dataset = builder.fromClips(clipList, progress: { Terminal.progress("analysing \($0 + 1)/\(clipList.count)") },
+            var recipe = AugmentationRecipe()
+            recipe.copies = augment
+            recipe.seed = augmentSeed
+            var backgroundPool = Background.synthesised
+            if let backgrounds {
+                do {
+                    let listed = try ClipSource.load(backgrounds).filter { backgroundLabel.isEmpty || backgroundLabel.contains($0.label) }
+                    backgroundPool = FitDataBuilder.backgrounds(listed, failure: { Terminal.error($0.description) })
+                } catch {
+                    Terminal.error(error.description)
+                    throw ExitStatus.nothingDone
+                }
+            }
+            augmentation = (recipe, backgroundPool.count)
+            dataset = builder.fromClips(clipList, augmentation: recipe, backgrounds: backgroundPool, probes: invariance,
+                                        progress: { Terminal.progress("analysing \($0 + 1)/\(clipList.count)") },
                                         failure: { failures += 1; Terminal.error($0.description) })
         }
         Terminal.clearProgress()
@@ -115,14 +155,48 @@ struct FitCommand: ParsableCommand {
         options.minExamples = minExamples
         let fitter = ModelFitter(options: options)
         var scoresText = ""
-        if let folds = crossValidate {
-            let predictions = CrossValidation.run(dataset, folds: folds, fitter: fitter, base: baseBundle.classifier)
+        var sections: [(title: String, evaluation: ClipEvaluation, invariance: [(String, Double)])] = []
+        func evaluate(_ predictions: [Int: CrossValidation.Prediction]) -> (ClipEvaluation, [(String, Double)]) {
             var evaluation = ClipEvaluation(map: labelMap)
-            for (clip, prediction) in zip(dataset.clips, predictions) {
+            var unchanged = [Int](repeating: 0, count: FitDataBuilder.invarianceProbes.count)
+            var probed = 0
+            for index in predictions.keys.sorted() {
+                let clip = dataset.clips[index], prediction = predictions[index]!
                 evaluation.add(path: clip.path, label: clip.label, predicted: prediction.label, confidence: prediction.confidence)
+                guard !prediction.probeLabels.isEmpty else { continue }
+                probed += 1
+                for (probe, label) in prediction.probeLabels.enumerated() where label == prediction.label { unchanged[probe] += 1 }
             }
-            scoresText = format == .json ? try EvaluationReport.clipsJSON(evaluation)
-                : "\(folds)-fold cross-validation (clips of one source recording in one fold)\n" + EvaluationReport.clipsTable(evaluation)
+            let shares = probed == 0 ? [] : zip(FitDataBuilder.invarianceProbes, unchanged).map { ($0.0.0, Double($0.1) / Double(probed)) }
+            return (evaluation, shares)
+        }
+        if let folds = crossValidate {
+            let (evaluation, shares) = evaluate(CrossValidation.run(dataset, folds: folds, fitter: fitter, base: baseBundle.classifier))
+            sections.append(("\(folds)-fold cross-validation (clips of one source recording in one fold)", evaluation, shares))
+        }
+        if leaveOneSourceOut {
+            let (evaluation, shares) = evaluate(CrossValidation.leaveOneSourceOut(dataset, fitter: fitter, base: baseBundle.classifier))
+            sections.append(("leave one source out (each source scored by a model fitted on the others)", evaluation, shares))
+        }
+        if !sections.isEmpty {
+            if format == .json {
+                var parts: [String] = []
+                for (title, evaluation, shares) in sections {
+                    let key = title.hasPrefix("leave") ? "leaveOneSourceOut" : "kFold"
+                    let invarianceJSON = "{" + shares.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"
+                    parts.append("\"\(key)\": \(try EvaluationReport.clipsJSON(evaluation)),\n\"\(key)Invariance\": \(invarianceJSON)")
+                }
+                scoresText = "{\n" + parts.joined(separator: ",\n") + "\n}\n"
+            } else {
+                for (title, evaluation, shares) in sections {
+                    scoresText += title + "\n" + EvaluationReport.clipsTable(evaluation)
+                    if !shares.isEmpty {
+                        scoresText += "clips whose prediction is unchanged:\n"
+                        for (name, share) in shares { scoresText += "  \(name): \(String(format: "%.1f", 100 * share))%\n" }
+                    }
+                    scoresText += "\n"
+                }
+            }
             Terminal.output(scoresText)
         }
         guard let out else { return }
@@ -130,12 +204,14 @@ struct FitCommand: ParsableCommand {
         var model = fitted
         model.name = name ?? (out as NSString).lastPathComponent
         model.version = version
-        model.description = "Fitted by `somniq-analyze fit` on \(dataset.clips.count) labelled recordings from \(baseBundle.classifier.name)@"
+        let recordings = dataset.clips.filter { !$0.augmented }.count
+        model.description = "Fitted by `somniq-analyze fit` on \(recordings) labelled recordings from \(baseBundle.classifier.name)@"
             + "\(baseBundle.classifier.version); see README.md in this folder."
         do {
             try ModelWriter.write(model: model, profiles: baseBundle, to: out, reports: reports,
+                                  augmentation: augmentation.map { "\($0.recipe.summary); \($0.backgrounds) backgrounds in the pool" },
                                   command: "somniq-analyze " + CommandLine.arguments.dropFirst().joined(separator: " "),
-                                  clips: dataset.clips.count, scores: format == .table ? scoresText : nil)
+                                  clips: recordings, scores: format == .table ? scoresText : nil)
         } catch {
             Terminal.error("\(out): error: cannot write the model: \(error.localizedDescription)")
             throw ExitStatus.nothingDone

@@ -8,7 +8,7 @@ struct SomniqSynthCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "somniq-synth",
         abstract: "Synthesise deterministic test audio: sample nights with ground truth, and analytic test signals.",
-        subcommands: [NightCommand.self, SignalCommand.self, RoomCommand.self, BadInputsCommand.self])
+        subcommands: [NightCommand.self, SignalCommand.self, RoomCommand.self, NoiseCommand.self, BadInputsCommand.self])
 }
 
 /// Container and encoding options shared by the subcommands.
@@ -157,5 +157,30 @@ struct RoomCommand: ParsableCommand {
             try writer.write(interleaved: format.channels == 1 ? chunk : chunk.flatMap { Array(repeating: $0, count: format.channels) })
             remaining -= chunk.count
         }
+    }
+}
+
+struct NoiseCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "noise",
+        abstract: "A steady background alone (brown or pink noise, a mains hum, a fan with road noise): nothing to alert on.")
+
+    @OptionGroup var format: AudioFormatOptions
+    @Option(help: "brown, pink, hum or fan.") var kind: String
+    @Option(help: "Length, minutes.") var minutes = 10.0
+    @Option(help: "Level, dBFS RMS.") var level = -55.0
+    @Option(help: "Audio file to write.") var output: String
+
+    func run() throws {
+        let kinds: [String: Background.Kind] = ["brown": .brownNoise, "pink": .pinkNoise, "hum": .mainsHum, "fan": .fanAndRoad]
+        guard let chosen = kinds[kind] else { throw ValidationError("--kind is one of brown, pink, hum, fan") }
+        var random = SeededGenerator(seed: format.seed)
+        let count = Int(minutes * 60 * Double(format.sampleRate))
+        let amplitude = Float(SoundSynthesizer.amplitude(dbfs: level))
+        let samples = Background(name: kind, kind: chosen).samples(count: count, sampleRate: format.sampleRate, random: &random)
+            .map { $0 * amplitude }
+        let writer = try AudioFileWriter(path: output, sampleRate: format.sampleRate, channelCount: format.channels,
+                                         container: format.container, encoding: format.encoding)
+        try writer.write(interleaved: format.channels == 1 ? samples : samples.flatMap { Array(repeating: $0, count: format.channels) })
     }
 }

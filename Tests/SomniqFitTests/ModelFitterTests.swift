@@ -85,8 +85,10 @@ let baseModel = ClassifierModel(name: "base", version: "1", classes: [
             options.maxDepth = 1
             options.rounds = 20
             let predictions = CrossValidation.run(dataset, folds: 5, fitter: ModelFitter(options: options), base: baseModel)
-            let correct = zip(dataset.clips, predictions).filter { clip, prediction in
-                clip.classID == "cough" ? prediction.label == "cough" : prediction.label != "cough"
+            #expect(predictions.count == dataset.clips.count)
+            let correct = dataset.clips.indices.filter { index in
+                let label = predictions[index]!.label
+                return dataset.clips[index].classID == "cough" ? label == "cough" : label != "cough"
             }.count
             #expect(correct == dataset.clips.count, "\(method)")
         }

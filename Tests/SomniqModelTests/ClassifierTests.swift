@@ -1,3 +1,4 @@
+import Foundation
 import SomniqFeatures
 import SomniqModel
 import Testing
@@ -14,6 +15,22 @@ import Testing
         #expect(between.membership(200) > 0.99)
         #expect(between.membership(50) < 0.01)
         #expect(between.membership(400) < 0.01)
+    }
+
+    @Test func aBackstopRuleTakesOverWhereItIsSurerThanTheScore() throws {
+        // The score says 0.27 everywhere (σ(-1)); the backstop says ~1 for a strong tone and ~0 otherwise.
+        let score = PointsScore(base: -1, trees: [])
+        var definition = SoundClassDefinition(id: "smoke_detector", tier: .critical, score: score)
+        definition.backstop = .init(all: [Condition(feature: .tonality, test: .above(0.5), softness: 0.01)])
+        let model = ClassifierModel(name: "m", version: "1", classes: [definition])
+        var tone = FeatureVector()
+        tone[.tonality] = 0.9
+        var noise = FeatureVector()
+        noise[.tonality] = 0.1
+        #expect(Classifier(model: model).classify(tone)[0] > 0.99)
+        #expect(abs(Classifier(model: model).classify(noise)[0] - 1 / (1 + exp(1))) < 1e-5, "the score, where the rule is less sure")
+        let json = try JSONEncoder().encode(model)
+        #expect(try JSONDecoder().decode(ClassifierModel.self, from: json) == model)
     }
 
     @Test func combinesAllAnyAndNone() {

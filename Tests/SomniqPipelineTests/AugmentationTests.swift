@@ -1,0 +1,51 @@
+import Foundation
+import SomniqFeatures
+import SomniqSynth
+import Testing
+
+@Suite struct AugmentationTests {
+    let clip = SoundSynthesizer(sampleRate: 16_000, seed: 9).sine(frequency: 300, seconds: 3, amplitude: 0.3).enumerated()
+        .map { Float($1) * Float($0 % 4_000 < 2_000 ? 1 : 0.1) }
+
+    @Test func copiesAreDeterministicAndDiffer() {
+        var recipe = AugmentationRecipe()
+        recipe.copies = 6
+        let pool = Background.synthesised
+        let copies = (0..<recipe.copies).map { ClipAugmentation(recipe: recipe, clip: "snore.wav", copy: $0, backgroundCount: pool.count) }
+        let again = (0..<recipe.copies).map { ClipAugmentation(recipe: recipe, clip: "snore.wav", copy: $0, backgroundCount: pool.count) }
+        for (first, second) in zip(copies, again) {
+            #expect(first.description == second.description)
+            let a = first.apply(to: clip, sampleRate: 16_000, backgrounds: pool)
+            let b = second.apply(to: clip, sampleRate: 16_000, backgrounds: pool)
+            #expect(a.samples == b.samples && a.sampleRate == b.sampleRate, "the same copy twice is the same, sample for sample")
+        }
+        #expect(Set(copies.map(\.description)).count == copies.count, "each copy is another room")
+        var reseeded = recipe
+        reseeded.seed += 1
+        #expect(ClipAugmentation(recipe: reseeded, clip: "snore.wav", copy: 0, backgroundCount: pool.count).description != copies[0].description)
+        for copy in copies {
+            #expect(recipe.gainDecibels.contains(copy.gainDecibels) && recipe.snrDecibels.contains(copy.snrDecibels))
+        }
+    }
+
+    @Test func aBackgroundIsMixedAtTheAskedSignalToNoiseRatio() {
+        let pool = Background.synthesised
+        for snr in [0.0, 10, 30] {
+            let change = ClipAugmentation(background: 0, snrDecibels: snr)
+            let mixed = change.apply(to: clip, sampleRate: 16_000, backgrounds: pool).samples
+            let noise = zip(mixed, clip).map { $0 - $1 }
+            let noisePower = noise.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(noise.count)
+            let measured = 10 * log10(ClipAugmentation.activePower(clip) / noisePower)
+            #expect(abs(measured - snr) < 0.5, "asked \(snr) dB, got \(measured) dB")
+        }
+    }
+
+    @Test func aRateChangeRecordsAtThatRate() {
+        let telephone = ClipAugmentation(rate: .telephone).apply(to: clip, sampleRate: 16_000, backgrounds: [])
+        #expect(telephone.sampleRate == 8_000 && telephone.samples.count == 24_000)
+        let low = ClipAugmentation(rate: .hertz(4_000)).apply(to: clip, sampleRate: 16_000, backgrounds: [])
+        #expect(low.sampleRate == 4_000 && low.samples.count == 12_000)
+        let louder = ClipAugmentation(gainDecibels: 20).apply(to: clip, sampleRate: 16_000, backgrounds: [])
+        #expect(louder.samples.max()! <= 1 && louder.samples.min()! >= -1, "clipped at full scale, as a recorder would")
+    }
+}
