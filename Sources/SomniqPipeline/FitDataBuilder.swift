@@ -77,7 +77,28 @@ public struct FitDataBuilder {
                 failure(error)
             }
         }
+        if augmentation.copies > 0 { result += steadyBackgrounds(augmentation) }
         return FitDataset(clips: result)
+    }
+
+    /// Steady backgrounds alone, as examples of none of our sounds (a fridge's hum is not a snore): `steadyBackgrounds`
+    /// clips of each synthesised background, 3 s at 16 kHz, at −65 to −25 dBFS. They train, and are never scored.
+    func steadyBackgrounds(_ recipe: AugmentationRecipe) -> [FitDataset.Clip] {
+        var clips: [FitDataset.Clip] = []
+        for background in Background.synthesised {
+            for index in 0..<recipe.steadyBackgrounds {
+                var random = SeededGenerator(seed: recipe.seed ^ ClipAugmentation.hash(background.name) ^ UInt64(index + 1))
+                let level = Float(pow(10, random.uniform(-65 ... -25) / 20))
+                let samples = background.samples(count: 48_000, sampleRate: 16_000, random: &random).map { $0 * level }
+                let rows = windows(of: samples, sampleRate: 16_000)
+                var clip = FitDataset.Clip(path: "synthesised \(background.name) \(index + 1)", label: "steady background",
+                                           classID: nil, group: "synthesised \(background.name) \(index + 1)", windows: rows,
+                                           windowClasses: rows.map { _ in nil }, used: rows.map { _ in true })
+                clip.augmented = true
+                clips.append(clip)
+            }
+        }
+        return clips
     }
 
     /// The perturbations of the invariance table: other recorder rates, ±10 dB, and a synthesised room at 10 dB SNR.

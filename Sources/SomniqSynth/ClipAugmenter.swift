@@ -23,6 +23,8 @@ public struct AugmentationRecipe: Sendable, Equatable {
     public var reverbWet: ClosedRange<Double> = 0.1...0.4
     /// Recorder rates a copy is resampled to, each equally likely; `telephone` is 8 kHz through a 3.4 kHz low-pass.
     public var rates: [RecorderRate] = [.native, .hertz(4_000), .telephone, .hertz(16_000), .hertz(44_100)]
+    /// Clips of each synthesised background alone, trained as none of the classes (a hum, a fan: not an event).
+    public var steadyBackgrounds = 12
 
     public enum RecorderRate: Sendable, Equatable, CustomStringConvertible {
         case native, telephone
@@ -64,7 +66,8 @@ public struct AugmentationRecipe: Sendable, Equatable {
             + "\(Int(reverbShare * 100))% with reverberation (\(reverbSeconds.lowerBound)–\(reverbSeconds.upperBound) s, "
             + "wet \(reverbWet.lowerBound)–\(reverbWet.upperBound)); recorder rate one of "
             + rates.map(\.description).joined(separator: ", ") + " (the clip's own where that rate cannot hear its class); "
-            + "clipped at full scale"
+            + "clipped at full scale; and \(steadyBackgrounds) clips of each synthesised background alone (−65 to −25 dBFS) "
+            + "as examples of none of the classes"
     }
 }
 
@@ -183,7 +186,7 @@ public struct ClipAugmentation: Sendable, CustomStringConvertible {
     }
 
     /// FNV-1a of the clip's name: a seed that does not depend on the order clips are read in.
-    static func hash(_ name: String) -> UInt64 {
+    public static func hash(_ name: String) -> UInt64 {
         var value: UInt64 = 0xCBF2_9CE4_8422_2325
         for byte in name.utf8 { value = (value ^ UInt64(byte)) &* 0x100_0000_01B3 }
         return value

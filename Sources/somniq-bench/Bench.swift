@@ -33,26 +33,24 @@ struct Bench {
             return
         }
         let reader = try AudioFileReader(path: arguments[2])
-        let extractor = arguments[1] == "features" ? FeatureExtractor(sampleRate: reader.format.sampleRate) : nil
+        // The features stage as the pipeline runs it: resampled to the analysis rate, then extracted.
+        let stream = arguments[1] == "features" ? FeatureStream(sampleRate: reader.format.sampleRate) : nil
         let grid = AnalysisGrid(sampleRate: reader.format.sampleRate)
         var block = [Float](repeating: 0, count: grid.maximumBlockLength)
-        var vector = FeatureVector()
         var checksum: Double = 0
-        var index: Int64 = 0
         while true {
-            let length = grid.blockLength(index)
-            let got = try block.withUnsafeMutableBufferPointer { try reader.read(into: UnsafeMutableBufferPointer(rebasing: $0[0..<length])) }
+            let got = try block.withUnsafeMutableBufferPointer { try reader.read(into: $0) }
             guard got > 0 else { break }
-            if let extractor {
-                let done = block.withUnsafeBufferPointer { extractor.consume(UnsafeBufferPointer(rebasing: $0[0..<got]), into: &vector) }
-                if done { checksum += Double(vector[.spectralCentroidHz]) }
+            if let stream {
+                block.withUnsafeBufferPointer {
+                    stream.consume(UnsafeBufferPointer(rebasing: $0[0..<got])) { checksum += Double($0[.spectralCentroidHz]) }
+                }
             } else {
                 checksum += Double(block[0])
             }
-            index += 1
-            if got < length { break }
+            if got < block.count { break }
         }
-        if let extractor, extractor.finish(into: &vector) { checksum += Double(vector[.spectralCentroidHz]) }
+        stream?.finish { checksum += Double($0[.spectralCentroidHz]) }
         print(checksum)
     }
 

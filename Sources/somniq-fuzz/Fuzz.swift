@@ -26,22 +26,24 @@ enum FuzzTarget: String {
         case .audio:
             FileManager.default.createFile(atPath: Self.scratchPath, contents: data)
             guard let reader = try? AudioFileReader(path: Self.scratchPath) else { return }
-            // Bound the work per input: a header may promise hours.
-            let extractor = FeatureExtractor(sampleRate: reader.format.sampleRate)
-            var vector = FeatureVector()
-            var block = [Float](repeating: 0, count: extractor.grid.maximumBlockLength)
-            var index: Int64 = 0
-            while index < 40 {
-                let length = extractor.grid.blockLength(index)
-                guard let got = try? block.withUnsafeMutableBufferPointer({ buffer in
-                    try reader.read(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<length]))
-                }), got > 0 else { break }
-                _ = block.withUnsafeBufferPointer { extractor.consume(UnsafeBufferPointer(rebasing: $0[0..<got]), into: &vector) }
-                for value in vector.values where !value.isFinite { fatalError("non-finite feature from finite audio") }
-                index += 1
-                if got < length { break }
+            // The features as the pipeline computes them (resampled to the analysis rate); bound the work per input,
+            // as a header may promise hours. A feature the recording's band lacks is NaN by design; no other may be.
+            let stream = FeatureStream(sampleRate: reader.format.sampleRate)
+            let missing = Set(stream.missingFeatures)
+            func check(_ vector: FeatureVector) {
+                for id in FeatureID.allCases where !missing.contains(id) && !vector[id].isFinite {
+                    fatalError("non-finite \(id.rawValue) from finite audio")
+                }
             }
-            _ = extractor.finish(into: &vector)
+            var block = [Float](repeating: 0, count: AnalysisGrid(sampleRate: reader.format.sampleRate).maximumBlockLength)
+            var chunks = 0
+            while chunks < 40 {
+                guard let got = try? block.withUnsafeMutableBufferPointer({ try reader.read(into: $0) }), got > 0 else { break }
+                block.withUnsafeBufferPointer { stream.consume(UnsafeBufferPointer(rebasing: $0[0..<got])) { check($0) } }
+                chunks += 1
+                if got < block.count { break }
+            }
+            stream.finish { check($0) }
         }
     }
 }
