@@ -31,7 +31,7 @@ let package = Package(
         .target(name: "SomniqModel", dependencies: ["SomniqFeatures"]),
         .target(name: "SomniqDetection", dependencies: ["SomniqFeatures", "SomniqModel"]),
         .target(name: "SomniqStore", dependencies: [
-            "SomniqModel", "SomniqDetection", .product(name: "GRDB", package: "GRDB.swift"),
+            "SomniqFeatures", "SomniqModel", "SomniqDetection", .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
         ]),
         .target(name: "SomniqEvaluation"),

@@ -243,3 +243,19 @@ public final class AudioFileReader {
         }
     }
 }
+
+extension AudioFileReader {
+    /// A short file's samples, mixed to mono, at its own rate: for clips (training clips, the pieces of a development
+    /// night). Recordings are never read whole; they stream through `read(into:)`.
+    public static func readMono(_ path: String) throws(AudioFileError) -> (samples: [Float], sampleRate: Int) {
+        let reader = try AudioFileReader(path: URL(fileURLWithPath: path).standardizedFileURL.path)
+        var samples: [Float] = []
+        var chunk = [Float](repeating: 0, count: 65_536)
+        while true {
+            let got = try chunk.withUnsafeMutableBufferPointer { buffer throws(AudioFileError) in try reader.read(into: buffer) }
+            guard got > 0 else { break }
+            samples.append(contentsOf: chunk[0..<got])
+        }
+        return (samples, reader.format.sampleRate)
+    }
+}

@@ -5,12 +5,14 @@ import SomniqModel
 ///
 /// Per window `i` (decided at the window's end):
 /// 1. **Uncertainty filter**: `x = c` if `c ≥ uncertainty`, else 0.
-/// 2. **Smoothing**: `s` = EMA or window mean of `x` over `windowSec`.
-/// 3. **Hysteresis**: the class goes *above* when `s ≥ on` (or `windowThresh` with the window mean)
+/// 2. **Hold** (where the rule has one): `x` becomes the largest filtered value of the last `holdSec`, so that a
+///    sound recurring at that pace (a snore once a breath) is one activity rather than a series of blips.
+/// 3. **Smoothing**: `s` = EMA or window mean of `x` over `windowSec`.
+/// 4. **Hysteresis**: the class goes *above* when `s ≥ on` (or `windowThresh` with the window mean)
 ///    and falls back only when `s < off`.
-/// 4. **Debounce**: it becomes *active* once it has been above for `debounceSec` (measured between
+/// 5. **Debounce**: it becomes *active* once it has been above for `debounceSec` (measured between
 ///    window starts); falling back earlier cuts the debounce short and nothing happens.
-/// 5. **Cooldown**: while active, it alerts whenever `cooldownSec` have passed since its last alert
+/// 6. **Cooldown**: while active, it alerts whenever `cooldownSec` have passed since its last alert
 ///    (first at the activation's onset, then again if the sound persists). An activation that starts
 ///    inside the cooldown is *suppressed*: no alert, but it counts toward the episode, and it alerts
 ///    as soon as the cooldown ends if it is still active.
@@ -23,6 +25,7 @@ public struct AlertProcessor: Sendable {
     private let offThreshold: Float
     private let uncertainty: Float
     private var smoother: Smoother
+    private var hold: SlidingMaximum
 
     private var aboveSince: Int?
     private var peakSinceAbove: Float = 0
@@ -39,6 +42,7 @@ public struct AlertProcessor: Sendable {
         activationThreshold = Float(rule.activationThreshold)
         offThreshold = Float(rule.off)
         uncertainty = Float(rule.uncertainty)
+        hold = SlidingMaximum(span: Self.frames(rule.holdSec, frameHz: rule.frameHz) + 1)
         smoother = Smoother(method: rule.useWindowMean ? .windowMean : .exponential,
                             span: max(1, Self.frames(rule.windowSec, frameHz: rule.frameHz)))
     }
@@ -55,7 +59,7 @@ public struct AlertProcessor: Sendable {
         precondition(frame == lastFrame + 1, "frames must be consecutive")
         lastFrame = frame
         let filtered = confidence >= uncertainty ? confidence : 0
-        let smoothed = smoother.push(filtered)
+        let smoothed = smoother.push(hold.push(filtered))
 
         if aboveSince != nil {
             if smoothed < offThreshold {

@@ -16,6 +16,8 @@ public struct Episode: Equatable, Sendable {
     public var suppressedCount: Int
     /// Indices of the class's activations merged into this episode.
     public var activations: ClosedRange<Int>
+    /// The loudest 10 ms within it, dBFS over the analysis band (known once the episode is timed from the envelope).
+    public var peakDbfs: Float?
 
     public var durationSeconds: Double { endSeconds - startSeconds }
 }

@@ -19,14 +19,17 @@ public enum ProfileRunner {
     /// - Parameters:
     ///   - confidences: row-major, `windowCount × classCount`.
     ///   - durationSeconds: the recording's length, to clip episode ends.
+    ///   - timeline: the recording's envelope and events; given, episodes get the sound's own start and end
+    ///     (to 10 ms) rather than the window grid's and the smoothing's. Alerts keep their causal times.
     public static func run(profile: SensitivityProfile, bundle: ModelBundle, confidences: [Float],
-                           windowCount: Int, durationSeconds: Double) -> ProfileResult {
+                           windowCount: Int, durationSeconds: Double, timeline: RecordingTimeline? = nil) -> ProfileResult {
         let classCount = bundle.classifier.classes.count
         precondition(confidences.count == windowCount * classCount, "confidence matrix does not match window count")
         let rules = bundle.rules(for: profile, frameHz: AnalysisGrid.frameHz)
         var alerts: [Alert] = []
         var episodes: [Episode] = []
-        var alertEpisodeByKey: [AlertKey: Int] = [:]
+        // The episodes each activation's alerts may belong to (several where an episode was split into bouts).
+        var alertEpisodeByKey: [AlertKey: [Int]] = [:]
 
         for (classIndex, rule) in rules.enumerated() {
             guard let rule, let adjustment = bundle.adjustment(for: bundle.classifier.classes[classIndex]) else { continue }
@@ -40,13 +43,25 @@ public enum ProfileRunner {
                 }
             }
             if let open = processor.finish() { activations.append(open) }
-            let classEpisodes = EpisodeBuilder.merge(activations, tier: rule.tier, adjustment: adjustment,
+            var classEpisodes = EpisodeBuilder.merge(activations, tier: rule.tier, adjustment: adjustment,
                                                      durationSeconds: durationSeconds)
+            if let timeline {
+                classEpisodes = classEpisodes.flatMap {
+                    timeline.boutEpisodes(timeline.refined($0, rule: rule, confidences: confidences, classCount: classCount,
+                                                           windowCount: windowCount, durationSeconds: durationSeconds),
+                                          confidences: confidences, classCount: classCount, windowCount: windowCount)
+                    .map { piece in
+                        var episode = piece
+                        episode.severity = adjustment.severity.severity(durationSeconds: episode.durationSeconds)
+                        return episode
+                    }
+                }
+            }
             for episode in classEpisodes {
                 let episodeIndex = episodes.count
                 episodes.append(episode)
                 for activation in episode.activations {
-                    alertEpisodeByKey[AlertKey(classIndex: classIndex, activation: activation)] = episodeIndex
+                    alertEpisodeByKey[AlertKey(classIndex: classIndex, activation: activation), default: []].append(episodeIndex)
                 }
             }
         }
@@ -57,9 +72,19 @@ public enum ProfileRunner {
         }
         var newIndex = [Int](repeating: 0, count: episodes.count)
         for (position, old) in order.enumerated() { newIndex[old] = position }
-        let alertEpisodes = alerts.map { newIndex[alertEpisodeByKey[AlertKey(classIndex: $0.classIndex, activation: $0.activation)]!] }
-        return ProfileResult(profile: profile.name, alerts: alerts, alertEpisodes: alertEpisodes,
-                             episodes: order.map { episodes[$0] }, rules: rules)
+        // An alert belongs to its activation's episode; where that was split into bouts, to the last bout that had
+        // begun when the alert was raised.
+        let alertEpisodes = alerts.map { alert -> Int in
+            let candidates = alertEpisodeByKey[AlertKey(classIndex: alert.classIndex, activation: alert.activation)]!
+            let raised = AnalysisGrid.windowStartSeconds(alert.frame) + AnalysisGrid.windowSeconds
+            return newIndex[candidates.last { episodes[$0].startSeconds <= raised } ?? candidates[0]]
+        }
+        var ordered = order.map { episodes[$0] }
+        if timeline != nil {
+            for index in ordered.indices { ordered[index].alertCount = 0 }
+            for episode in alertEpisodes { ordered[episode].alertCount += 1 }
+        }
+        return ProfileResult(profile: profile.name, alerts: alerts, alertEpisodes: alertEpisodes, episodes: ordered, rules: rules)
     }
 
     private struct AlertKey: Hashable {

@@ -51,3 +51,27 @@ public struct Smoother: Equatable, Sendable {
         filled = 0
     }
 }
+
+/// The largest of the last `span` values (of all so far while fewer have been seen). Monotone like the
+/// smoother: a pointwise larger input never gives a smaller output.
+public struct SlidingMaximum: Equatable, Sendable {
+    public let span: Int
+    private var history: [Float]
+    private var next = 0
+
+    public init(span: Int) {
+        precondition(span >= 1)
+        self.span = span
+        history = [Float](repeating: 0, count: span)
+    }
+
+    /// Adds the next value (never negative: confidences) and returns the maximum.
+    public mutating func push(_ x: Float) -> Float {
+        guard span > 1 else { return x }
+        history[next] = x
+        next = (next + 1) % span
+        var largest: Float = 0
+        for value in history { largest = max(largest, value) }
+        return largest
+    }
+}

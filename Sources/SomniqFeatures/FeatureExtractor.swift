@@ -159,6 +159,13 @@ public final class FeatureExtractor {
         return true
     }
 
+    /// Levels (dBFS) of the 10 ms micro-blocks of the block consumed last, in time order.
+    public func forEachMicroLevelOfLastBlock(_ body: (Float) -> Void) {
+        guard blocksConsumed > 0 else { return }
+        let block = blocks[Int((blocksConsumed - 1) % 2)]
+        for index in 0..<block.microCount { body(block.microLevels[index]) }
+    }
+
     // MARK: - Blocks
 
     private func summarize(_ samples: UnsafeBufferPointer<Float>, complete: Bool, into block: BlockSummary) {

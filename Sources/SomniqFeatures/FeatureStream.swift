@@ -29,6 +29,8 @@ public final class FeatureStream {
     private var blockIndex: Int64 = 0
     private var vector = FeatureVector()
     private var windowIndex = 0
+    /// The 10 ms level envelope of the analysis band, for the whole recording so far (see `LevelEnvelope`).
+    public private(set) var envelope = LevelEnvelope()
 
     // Power of the recording's own samples per half-second block, for `band_ratio_4k_up`.
     private let sourceGrid: AnalysisGrid
@@ -73,6 +75,7 @@ public final class FeatureStream {
             block.withUnsafeBufferPointer { buffer in
                 if extractor.consume(UnsafeBufferPointer(rebasing: buffer[0..<blockFill]), into: &vector) { complete(emit) }
             }
+            extractor.forEachMicroLevelOfLastBlock { envelope.append(dbfs: $0) }
             blockFill = 0
             blockIndex += 1
         }
@@ -91,6 +94,7 @@ public final class FeatureStream {
                 block.withUnsafeBufferPointer { buffer in
                     if extractor.consume(UnsafeBufferPointer(rebasing: buffer[0..<length]), into: &vector) { complete(emit) }
                 }
+                extractor.forEachMicroLevelOfLastBlock { envelope.append(dbfs: $0) }
                 blockFill = 0
                 blockIndex += 1
             }

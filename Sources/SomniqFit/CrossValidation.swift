@@ -49,6 +49,18 @@ public enum CrossValidation {
         return holdOut(dataset, splits: splits, bySource: false, fitter: fitter, base: base)
     }
 
+    /// Fold `fold` of `folds` as `run` cuts them: its clips (recordings, not copies), and every clip that may train a
+    /// model scored on them. What `fit --holdout-fold` fits on, so that audio built from the held-out clips (the
+    /// development nights) scores a model that never heard them.
+    public static func holdout(_ dataset: FitDataset, fold: Int, of folds: Int) -> (scored: [Int], training: [Int]) {
+        precondition((0..<folds).contains(fold), "fold \(fold) of \(folds)")
+        let assignment = dataset.folds(folds)
+        let scored = dataset.clips.indices.filter { assignment[$0] == fold && !dataset.clips[$0].augmented }
+        let groups = Set(scored.map { dataset.clips[$0].group })
+        let training = dataset.clips.indices.filter { dataset.clips[$0].mayTrain(scoredGroups: groups, sources: []) }
+        return (scored, training)
+    }
+
     /// Leave one source out: for each source (the manifest's `source` column), the predictions for its clips of a
     /// model fitted on every other source (and on no copy mixed over a background from it). Clips without a source
     /// are not scored.

@@ -13,10 +13,13 @@ public struct AlertRule: Codable, Equatable, Sendable {
     public var useWindowMean: Bool
     public var windowSec: Double
     public var windowThresh: Double
+    /// Seconds each window's filtered confidence is held (the maximum over the last `holdSec`) before the
+    /// smoothing: a sound that comes back at this pace, as snores do once a breath, is one activity.
+    public var holdSec: Double
 
     public init(soundClass: String, tier: AlertTier, uncertainty: Double, on: Double, off: Double,
                 debounceSec: Double, cooldownSec: Double, frameHz: Double, useWindowMean: Bool,
-                windowSec: Double, windowThresh: Double) {
+                windowSec: Double, windowThresh: Double, holdSec: Double = 0) {
         self.soundClass = soundClass
         self.tier = tier
         self.uncertainty = uncertainty
@@ -28,6 +31,7 @@ public struct AlertRule: Codable, Equatable, Sendable {
         self.useWindowMean = useWindowMean
         self.windowSec = windowSec
         self.windowThresh = windowThresh
+        self.holdSec = holdSec
     }
 
     /// Highest threshold a rule can have: 1.0 would never fire, so it is kept just below.
@@ -49,7 +53,7 @@ public struct AlertRule: Codable, Equatable, Sendable {
             debounceSec: profile.debounceSec * adjustment.debounceScale,
             cooldownSec: profile.cooldownSec * adjustment.cooldownScale,
             frameHz: frameHz, useWindowMean: adjustment.useWindowMean, windowSec: adjustment.windowSec,
-            windowThresh: windowThresh)
+            windowThresh: windowThresh, holdSec: adjustment.holdSec)
     }
 
     /// The threshold the smoothed confidence must reach to switch on.

@@ -9,9 +9,10 @@ public struct ClassAdjustment: Codable, Equatable, Sendable {
     public var useWindowMean: Bool?
     public var windowSec: Double?
     public var windowThreshDelta: Double?
+    public var holdSec: Double?
 
     public init(onDelta: Double? = nil, offDelta: Double? = nil, debounceScale: Double? = nil, cooldownScale: Double? = nil,
-                useWindowMean: Bool? = nil, windowSec: Double? = nil, windowThreshDelta: Double? = nil) {
+                useWindowMean: Bool? = nil, windowSec: Double? = nil, windowThreshDelta: Double? = nil, holdSec: Double? = nil) {
         self.onDelta = onDelta
         self.offDelta = offDelta
         self.debounceScale = debounceScale
@@ -19,10 +20,11 @@ public struct ClassAdjustment: Codable, Equatable, Sendable {
         self.useWindowMean = useWindowMean
         self.windowSec = windowSec
         self.windowThreshDelta = windowThreshDelta
+        self.holdSec = holdSec
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case onDelta, offDelta, debounceScale, cooldownScale, useWindowMean, windowSec, windowThreshDelta
+        case onDelta, offDelta, debounceScale, cooldownScale, useWindowMean, windowSec, windowThreshDelta, holdSec
     }
 
     public init(from decoder: any Decoder) throws {
@@ -43,6 +45,7 @@ public struct ClassAdjustment: Codable, Equatable, Sendable {
         useWindowMean = try container.decodeIfPresent(Bool.self, forKey: .useWindowMean)
         windowSec = try value(.windowSec, in: 0.5...60)
         windowThreshDelta = try value(.windowThreshDelta, in: -0.5...0.5)
+        holdSec = try value(.holdSec, in: 0...30)
     }
 
     /// `adjustment` with this class's fields put in.
@@ -55,6 +58,7 @@ public struct ClassAdjustment: Codable, Equatable, Sendable {
         if let useWindowMean { result.useWindowMean = useWindowMean }
         if let windowSec { result.windowSec = windowSec }
         if let windowThreshDelta { result.windowThreshDelta = windowThreshDelta }
+        if let holdSec { result.holdSec = holdSec }
         return result
     }
 }

@@ -43,6 +43,8 @@ public struct SoundClassDefinition: Codable, Equatable, Sendable {
     /// the class's confidence is the larger of the two, so the fitted score, learnt from a few dozen clips, never
     /// hears less than the rule would.
     public var backstop: Backstop?
+    /// Where the sound comes as separate, recurring events (snores, coughs): how to find them and group them in bouts.
+    public var events: EventRhythm?
 
     /// Hand-written conditions, read as a class's own are (`maxConfidence × Π all × max any × (1 − max none)`).
     public struct Backstop: Codable, Equatable, Sendable {
@@ -100,7 +102,7 @@ public struct SoundClassDefinition: Codable, Equatable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, tier, status, description, bandHz, maxConfidence, all, any, none, paths, score, backstop, adjust
+        case id, tier, status, description, bandHz, maxConfidence, all, any, none, paths, score, backstop, adjust, events
     }
 
     public init(from decoder: any Decoder) throws {
@@ -119,6 +121,7 @@ public struct SoundClassDefinition: Codable, Equatable, Sendable {
         adjust = try container.decodeIfPresent(ClassAdjustment.self, forKey: .adjust)
         bandHz = try container.decodeIfPresent(Float.self, forKey: .bandHz)
         backstop = try container.decodeIfPresent(Backstop.self, forKey: .backstop)
+        events = try container.decodeIfPresent(EventRhythm.self, forKey: .events)
         if let bandHz, !(bandHz > 0 && bandHz <= 192_000) {
             throw DecodingError.dataCorruptedError(forKey: .bandHz, in: container,
                 debugDescription: "bandHz is the top of the band the sound needs, in Hz: a number in (0, 192000]")
@@ -151,6 +154,7 @@ extension SoundClassDefinition {
         try container.encodeIfPresent(backstop, forKey: .backstop)
         if !none.isEmpty { try container.encode(none, forKey: .none) }
         try container.encodeIfPresent(adjust, forKey: .adjust)
+        try container.encodeIfPresent(events, forKey: .events)
     }
 }
 

@@ -12,6 +12,9 @@ public struct TierAdjustment: Codable, Equatable, Sendable {
     public var windowSec: Double
     /// With the window mean, activation compares the mean with `on + windowThreshDelta`.
     public var windowThreshDelta: Double
+    /// Seconds a window's filtered confidence is held before smoothing (0: none). The maximum over a sliding
+    /// span is monotone, so a hold keeps the profile-ordering guarantee.
+    public var holdSec: Double = 0
     /// Episodes of this tier merge alerts whose activations are at most this many seconds apart.
     public var mergeGapSec: Double
     /// Episode severity: the least severity of this tier, and the durations that raise it.
@@ -19,7 +22,7 @@ public struct TierAdjustment: Codable, Equatable, Sendable {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case onDelta, offDelta, debounceScale, cooldownScale, useWindowMean, windowSec, windowThreshDelta,
-             mergeGapSec, severity
+             holdSec, mergeGapSec, severity
     }
 
     public init(onDelta: Double, offDelta: Double, debounceScale: Double, cooldownScale: Double,
@@ -46,6 +49,7 @@ public struct TierAdjustment: Codable, Equatable, Sendable {
         useWindowMean = try container.decode(Bool.self, forKey: .useWindowMean)
         windowSec = try container.decode(Double.self, forKey: .windowSec)
         windowThreshDelta = try container.decode(Double.self, forKey: .windowThreshDelta)
+        holdSec = try container.decodeIfPresent(Double.self, forKey: .holdSec) ?? 0
         mergeGapSec = try container.decode(Double.self, forKey: .mergeGapSec)
         severity = try container.decode(SeverityRule.self, forKey: .severity)
         for (key, value) in [(CodingKeys.onDelta, onDelta), (.offDelta, offDelta), (.windowThreshDelta, windowThreshDelta)]
@@ -58,6 +62,9 @@ public struct TierAdjustment: Codable, Equatable, Sendable {
         }
         guard (0.5...60).contains(windowSec) else {
             throw DecodingError.dataCorruptedError(forKey: .windowSec, in: container, debugDescription: "must lie in [0.5, 60] s")
+        }
+        guard (0...30).contains(holdSec) else {
+            throw DecodingError.dataCorruptedError(forKey: .holdSec, in: container, debugDescription: "must lie in [0, 30] s")
         }
         guard (0...3600).contains(mergeGapSec) else {
             throw DecodingError.dataCorruptedError(forKey: .mergeGapSec, in: container, debugDescription: "must lie in [0, 3600] s")

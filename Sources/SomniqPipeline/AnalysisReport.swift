@@ -10,7 +10,14 @@ public enum AnalysisReport {
         var text = "\(data.path)\n"
         text += "  \(Formatting.clock(data.durationSeconds)) (\(Formatting.fixed(data.durationSeconds, 1)) s), "
             + "\(data.container) \(data.encoding), \(data.sampleRate) Hz, \(data.channelCount) ch, \(data.windowCount) windows\n"
-        text += "  start \(start) (from \(data.startSource)); mostly \(summary.dominantClass)\n"
+        text += "  start \(start) (from \(data.startSource)); \(summary.headline)\n"
+        let minutes = summary.minutesPerClass
+        if !minutes.isEmpty {
+            text += "  minutes on top: " + minutes.map { "\($0.0) \(Formatting.fixed($0.1, 1))" }.joined(separator: ", ") + "\n"
+        }
+        if let timeline = data.timeline {
+            text += rhythmLines(data, timeline: timeline)
+        }
         if !data.undetectableClasses.isEmpty {
             text += "  not detectable at \(data.sampleRate) Hz (the sound lies above this recording's band): "
                 + data.undetectableClasses.joined(separator: ", ") + "\n"
@@ -18,14 +25,41 @@ public enum AnalysisReport {
         for result in results {
             text += "  \(result.profile): \(result.alerts.count) alerts, \(result.episodes.count) episodes\n"
             guard !result.episodes.isEmpty else { continue }
-            var table = TextTable(headers: ["start", "end", "class", "tier", "severity", "peak", "alerts"],
-                                  alignments: [.right, .right, .left, .left, .left, .right, .right])
+            var table = TextTable(headers: ["start", "end", "class", "tier", "severity", "peak", "dBFS", "alerts"],
+                                  alignments: [.right, .right, .left, .left, .left, .right, .right, .right])
             for episode in result.episodes {
                 table.append([Formatting.clock(episode.startSeconds), Formatting.clock(episode.endSeconds),
                               data.classIDs[episode.classIndex], episode.tier.rawValue, episode.severity.rawValue,
-                              Formatting.fixed(Double(episode.peakConfidence), 2), String(episode.alertCount)])
+                              Formatting.fixed(Double(episode.peakConfidence), 2),
+                              episode.peakDbfs.map { Formatting.fixed(Double($0), 1) } ?? "", String(episode.alertCount)])
             }
             text += table.render(indent: "    ")
+        }
+        return text
+    }
+
+    /// Per class with a rhythm that was heard: its events, their rate, the bouts, and the loudest.
+    static func rhythmLines(_ data: RecordingData, timeline: RecordingTimeline) -> String {
+        var text = ""
+        let hours = max(data.durationSeconds, 1e-9) / 3600
+        for classIndex in Set(timeline.events.map(\.classIndex)).sorted() {
+            let events = timeline.events.filter { $0.classIndex == classIndex }
+            let bouts = timeline.bouts.filter { $0.classIndex == classIndex }
+            let name = data.classIDs[classIndex]
+            let noun = name == "snoring" ? "snores" : "\(name) events"
+            var line = "  \(name): \(events.count) \(noun) (\(Formatting.fixed(Double(events.count) / hours, 0)) an hour), "
+            line += "\(Formatting.fixed(bouts.reduce(0) { $0 + $1.durationSeconds } / 60, 1)) min in \(bouts.count) "
+                + (bouts.count == 1 ? "bout" : "bouts")
+            if let longest = bouts.max(by: { $0.durationSeconds < $1.durationSeconds }) {
+                line += ", longest \(Formatting.fixed(longest.durationSeconds / 60, 1)) min from \(Formatting.clock(longest.onsetSeconds))"
+            }
+            // The loudest of those in bouts where there are bouts: a lone loud sound the classifier leant towards is
+            // the likeliest to be something else.
+            let candidates = bouts.isEmpty ? events : events.filter { $0.bout != nil }
+            let loudest = candidates.sorted { ($0.peakDbfs, $1.onsetSeconds) > ($1.peakDbfs, $0.onsetSeconds) }.prefix(3)
+            line += "; loudest " + loudest.map { "\(Formatting.clock($0.onsetSeconds)) (\(Formatting.fixed(Double($0.peakDbfs), 1)) dBFS)" }
+                .joined(separator: ", ")
+            text += line + "\n"
         }
         return text
     }

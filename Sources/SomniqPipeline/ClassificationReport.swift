@@ -31,7 +31,7 @@ public enum ClassificationReport {
     public static func table(_ files: [File]) -> String {
         var text = ""
         for file in files {
-            text += "\(file.data.path): \(Formatting.fixed(file.data.durationSeconds, 1)) s, mostly \(file.summary.dominantClass)\n"
+            text += "\(file.data.path): \(Formatting.fixed(file.data.durationSeconds, 1)) s, \(file.summary.headline)\n"
             if !file.data.undetectableClasses.isEmpty {
                 text += "  not detectable at \(file.data.sampleRate) Hz: \(file.data.undetectableClasses.joined(separator: ", "))\n"
             }

@@ -40,4 +40,30 @@ public struct ClassificationSummary: Equatable, Sendable {
         secondsPerClass = seconds
         dominantClass = TopClass.dominant(seconds)
     }
+
+    /// Seconds in total, the whole recording.
+    public var totalSeconds: Double { secondsPerClass.values.reduce(0, +) }
+
+    /// What the recording was, in words that do not overstate it: "mostly snoring" only when snoring was on top more
+    /// than half the time; otherwise the sound heard most beside the share of the time nothing of note was
+    /// ("heard most: snoring, 9% of the time (other 79%, silence 12%)").
+    public var headline: String {
+        let total = max(totalSeconds, 1e-9)
+        func percent(_ seconds: Double) -> String { "\(Int((100 * seconds / total).rounded()))%" }
+        let heard = secondsPerClass[dominantClass] ?? 0
+        guard !TopClass.nothing.contains(dominantClass) else { return "nothing of note" }
+        if heard > total / 2 { return "mostly \(dominantClass)" }
+        let quiet = TopClass.nothing.sorted().compactMap { label in
+            secondsPerClass[label].flatMap { $0 > 0 ? "\(label) \(percent($0))" : nil }
+        }
+        return "heard most: \(dominantClass), \(percent(heard)) of the time"
+            + (quiet.isEmpty ? "" : " (\(quiet.joined(separator: ", ")))")
+    }
+
+    /// Minutes each class was on top, the classes of note only, most first.
+    public var minutesPerClass: [(String, Double)] {
+        secondsPerClass.filter { !TopClass.nothing.contains($0.key) && $0.value > 0 }
+            .sorted { ($0.value, $1.key) > ($1.value, $0.key) }
+            .map { ($0.key, $0.value / 60) }
+    }
 }

@@ -6,7 +6,7 @@ import SomniqStore
 /// Audacity label tracks, Raven selection tables and DCASE event lists.
 public struct Exporter {
     public enum Format: String, CaseIterable, Sendable { case json, csv, audacity, raven, dcase }
-    public enum What: String, CaseIterable, Sendable { case windows, detections, alerts, episodes }
+    public enum What: String, CaseIterable, Sendable { case windows, detections, alerts, episodes, events }
 
     public enum Error: Swift.Error, CustomStringConvertible {
         case oneRecordingOnly(format: String, count: Int)
@@ -35,6 +35,7 @@ public struct Exporter {
         var alerts: [AlertRecord] = []
         var detections: [DetectionRecord] = []
         var windows: [WindowRecord] = []
+        var events: [SoundEventRecord] = []
         var classIDs: [String] = []
     }
 
@@ -49,6 +50,7 @@ public struct Exporter {
             case .alerts: selection.alerts = try store.alerts(recordingID: id, profile: profile)
             case .detections: selection.detections = try store.detections(recordingID: id)
             case .windows: selection.windows = try store.windows(recordingID: id)
+            case .events: selection.events = try store.soundEvents(recordingID: id)
             }
             selections.append(selection)
         }
@@ -96,6 +98,11 @@ public struct Exporter {
                                        label: $0.classID),
                      tier: "", profile: "", confidence: $0.confidence, startUTC: $0.startUTC)
             }
+        case .events:
+            return selection.events.map {
+                Item(event: SoundEvent(file: file, onset: $0.onsetSeconds, offset: $0.offsetSeconds, label: $0.classID),
+                     tier: "", profile: "", confidence: $0.confidence, startUTC: $0.onsetUTC)
+            }
         case .windows:
             return []
         }
@@ -115,9 +122,11 @@ public struct Exporter {
 
     static let csvColumns: [What: [String]] = [
         .episodes: ["recording_id", "file", "profile", "class", "tier", "severity", "start_offset_s", "end_offset_s", "start_utc",
-                    "end_utc", "duration_s", "peak_confidence", "alert_count", "suppressed_count", "activation_count"],
+                    "end_utc", "duration_s", "peak_confidence", "alert_count", "suppressed_count", "activation_count", "peak_dbfs"],
         .alerts: ["recording_id", "file", "profile", "class", "tier", "kind", "offset_s", "utc", "window_index", "confidence", "episode_id"],
         .detections: ["recording_id", "file", "window_index", "class", "confidence", "start_offset_s", "start_utc"],
+        .events: ["recording_id", "file", "class", "event_index", "onset_s", "offset_s", "duration_s", "onset_utc", "peak_dbfs",
+                  "confidence", "bout_index"],
         .windows: ["recording_id", "file", "window_index", "start_offset_s", "end_offset_s", "start_utc", "rms_dbfs", "snr_db",
                    "top_class", "top_confidence"],
     ]
@@ -134,7 +143,7 @@ public struct Exporter {
                     for e in selection.episodes {
                         try writer.write(row: [id, file, e.profile, e.classID, e.tier, e.severity, n(e.startOffsetSeconds), n(e.endOffsetSeconds),
                                                e.startUTC, e.endUTC, n(e.durationSeconds), n(e.peakConfidence), String(e.alertCount),
-                                               String(e.suppressedCount), String(e.activationCount)])
+                                               String(e.suppressedCount), String(e.activationCount), e.peakDbfs.map(n) ?? ""])
                     }
                 case .alerts:
                     for a in selection.alerts {
@@ -144,6 +153,12 @@ public struct Exporter {
                 case .detections:
                     for d in selection.detections {
                         try writer.write(row: [id, file, String(d.windowIndex), d.classID, n(d.confidence), n(d.startOffsetSeconds), d.startUTC])
+                    }
+                case .events:
+                    for e in selection.events {
+                        try writer.write(row: [id, file, e.classID, String(e.eventIndex), n(e.onsetSeconds), n(e.offsetSeconds),
+                                               n(e.durationSeconds), e.onsetUTC, n(e.peakDbfs), n(e.confidence),
+                                               e.boutIndex.map(String.init) ?? ""])
                     }
                 case .windows:
                     for w in selection.windows {
@@ -174,12 +189,19 @@ public struct Exporter {
         var alerts: [JSONAlert]?
         var detections: [JSONDetection]?
         var windows: [JSONWindow]?
+        var events: [JSONEvent]?
+    }
+
+    struct JSONEvent: Encodable {
+        var `class`: String, eventIndex: Int, onsetSeconds: Double, offsetSeconds: Double, durationSeconds: Double, onsetUtc: String
+        var peakDbfs: Double, confidence: Double, boutIndex: Int?
     }
 
     struct JSONEpisode: Encodable {
         var id: Int64, profile: String, `class`: String, tier: String, severity: String
         var startOffsetSeconds: Double, endOffsetSeconds: Double, startUtc: String, endUtc: String, durationSeconds: Double
         var peakConfidence: Double, alertCount: Int, suppressedCount: Int, activationCount: Int
+        var peakDbfs: Double?
     }
 
     struct JSONAlert: Encodable {
@@ -208,7 +230,8 @@ public struct Exporter {
                     JSONEpisode(id: $0.id, profile: $0.profile, class: $0.classID, tier: $0.tier, severity: $0.severity,
                                 startOffsetSeconds: $0.startOffsetSeconds, endOffsetSeconds: $0.endOffsetSeconds, startUtc: $0.startUTC,
                                 endUtc: $0.endUTC, durationSeconds: $0.durationSeconds, peakConfidence: $0.peakConfidence,
-                                alertCount: $0.alertCount, suppressedCount: $0.suppressedCount, activationCount: $0.activationCount)
+                                alertCount: $0.alertCount, suppressedCount: $0.suppressedCount, activationCount: $0.activationCount,
+                                peakDbfs: $0.peakDbfs)
                 } : nil,
                 alerts: what == .alerts ? s.alerts.map {
                     JSONAlert(id: $0.id, profile: $0.profile, class: $0.classID, tier: $0.tier, kind: $0.kind, offsetSeconds: $0.offsetSeconds,
@@ -222,6 +245,11 @@ public struct Exporter {
                     JSONWindow(windowIndex: w.windowIndex, startOffsetSeconds: w.startOffsetSeconds, endOffsetSeconds: w.endOffsetSeconds,
                                startUtc: w.startUTC, rmsDbfs: w.rmsDbfs, snrDb: w.snrDb, topClass: w.topClass, topConfidence: w.topConfidence,
                                confidences: Dictionary(zip(s.classIDs, w.confidences), uniquingKeysWith: { a, _ in a }))
+                } : nil,
+                events: what == .events ? s.events.map {
+                    JSONEvent(class: $0.classID, eventIndex: $0.eventIndex, onsetSeconds: $0.onsetSeconds, offsetSeconds: $0.offsetSeconds,
+                              durationSeconds: $0.durationSeconds, onsetUtc: $0.onsetUTC, peakDbfs: $0.peakDbfs,
+                              confidence: $0.confidence, boutIndex: $0.boutIndex)
                 } : nil)
         }))
     }

@@ -40,7 +40,7 @@ public struct FitDataBuilder {
             case .classes(let classes): classID = classes.first
             }
             do {
-                let audio = try Self.readMono(clip.path)
+                let audio = try AudioFileReader.readMono(clip.path)
                 let group = FitDataset.group(of: clip.path)
                 let rows = windows(of: audio.samples, sampleRate: audio.sampleRate)
                 let used = FitDataset.activeWindows(levels: rows.map { $0[FeatureID.rmsDbfs.index] })
@@ -116,26 +116,13 @@ public struct FitDataBuilder {
         return (0..<analysis.windowCount).map { Array(analysis.features[($0 * count)..<(($0 + 1) * count)]) }
     }
 
-    /// A clip's samples, mixed to mono, at its own rate (clips are short; recordings are never read whole).
-    static func readMono(_ path: String) throws(AudioFileError) -> (samples: [Float], sampleRate: Int) {
-        let reader = try AudioFileReader(path: URL(fileURLWithPath: path).standardizedFileURL.path)
-        var samples: [Float] = []
-        var chunk = [Float](repeating: 0, count: 65_536)
-        while true {
-            let got = try chunk.withUnsafeMutableBufferPointer { buffer throws(AudioFileError) in try reader.read(into: buffer) }
-            guard got > 0 else { break }
-            samples.append(contentsOf: chunk[0..<got])
-        }
-        return (samples, reader.format.sampleRate)
-    }
-
     /// Recorded backgrounds to mix under training clips: each clip's samples (at most `seconds` of it), with its group
     /// and source. The synthesised ones (`Background.synthesised`) come first.
     public static func backgrounds(_ clips: [ClipSource.Clip], seconds: Double = 30, failure: (AudioFileError) -> Void = { _ in })
         -> [Background] {
         Background.synthesised + clips.compactMap { clip -> Background? in
             do throws(AudioFileError) {
-                let audio = try readMono(clip.path)
+                let audio = try AudioFileReader.readMono(clip.path)
                 let limit = min(audio.samples.count, Int(seconds * Double(audio.sampleRate)))
                 return Background(name: (clip.path as NSString).lastPathComponent, group: FitDataset.group(of: clip.path),
                                   source: clip.source, kind: .recorded(samples: Array(audio.samples[0..<limit]), sampleRate: audio.sampleRate))

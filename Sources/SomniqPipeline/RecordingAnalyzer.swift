@@ -61,6 +61,8 @@ public struct RecordingAnalyzer: Sendable {
             windowCount: accumulator.windowCount, featureIDs: FeatureID.allCases.map(\.rawValue), features: accumulator.features,
             classIDs: bundle.classifier.classIDs, confidences: accumulator.confidences, featureSpool: accumulator.spool)
         data.undetectableClasses = accumulator.undetectableClasses
+        data.envelope = accumulator.stream.envelope
+        data.timeline = timeline(envelope: data.envelope, confidences: data.confidences, windowCount: data.windowCount)
         data.contentSHA256 = reader.contentSHA256
         data.fileSize = (attributes?[.size] as? NSNumber)?.int64Value
         data.fileModified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970
@@ -69,14 +71,29 @@ public struct RecordingAnalyzer: Sendable {
 
     /// Analyses audio already in memory (mono samples at `sampleRate`): the features and confidences `analyze(path:)`
     /// would give for a file holding them. For short material such as training clips and their augmented copies.
-    public func analyze(samples: [Float], sampleRate: Int) -> (windowCount: Int, features: [Float], confidences: [Float]) {
+    public func analyze(samples: [Float], sampleRate: Int)
+        -> (windowCount: Int, features: [Float], confidences: [Float], envelope: LevelEnvelope) {
         let frames = Int64(samples.count)
         var accumulator = WindowAccumulator(analyzer: self, sampleRate: sampleRate,
                                             expectedWindows: AnalysisGrid(sampleRate: sampleRate).windowCount(frameCount: frames),
                                             spool: nil)
         samples.withUnsafeBufferPointer { accumulator.consume($0) }
         accumulator.finish()
-        return (accumulator.windowCount, accumulator.features, accumulator.confidences)
+        return (accumulator.windowCount, accumulator.features, accumulator.confidences, accumulator.stream.envelope)
+    }
+
+    /// The whole analysis of audio in memory, as `analyze(path:)` gives it for a file holding these samples (named `name`).
+    public func analyzeRecording(samples: [Float], sampleRate: Int, name: String = "memory") -> RecordingData {
+        let analysis = analyze(samples: samples, sampleRate: sampleRate)
+        var data = RecordingData(
+            path: name, container: "memory", encoding: "float32", sampleRate: sampleRate, channelCount: 1,
+            frameCount: Int64(samples.count), durationSeconds: Double(samples.count) / Double(sampleRate), startMilliseconds: 0,
+            startSource: "explicit", windowCount: analysis.windowCount, featureIDs: FeatureID.allCases.map(\.rawValue),
+            features: analysis.features, classIDs: bundle.classifier.classIDs, confidences: analysis.confidences)
+        data.undetectableClasses = undetectableClasses(sampleRate: sampleRate)
+        data.envelope = analysis.envelope
+        data.timeline = timeline(envelope: analysis.envelope, confidences: analysis.confidences, windowCount: analysis.windowCount)
+        return data
     }
 
     /// Classes of the model that a recording at `sampleRate` cannot hear (their `bandHz` above its Nyquist frequency).
@@ -131,11 +148,18 @@ public struct RecordingAnalyzer: Sendable {
         }
     }
 
-    /// Runs `profiles` on the recording's per-window confidences (no decoding).
+    /// The recording's events, bouts and episode timing under this model (none without an envelope).
+    public func timeline(envelope: LevelEnvelope, confidences: [Float], windowCount: Int) -> RecordingTimeline? {
+        guard !envelope.isEmpty else { return nil }
+        return RecordingTimeline(envelope: envelope, model: bundle.classifier, confidences: confidences, windowCount: windowCount)
+    }
+
+    /// Runs `profiles` on the recording's per-window confidences (no decoding); episodes are timed from its envelope.
     public func runProfiles(_ profiles: [SensitivityProfile], on data: RecordingData) -> [ProfileResult] {
-        profiles.map { profile in
+        let timeline = data.timeline ?? timeline(envelope: data.envelope, confidences: data.confidences, windowCount: data.windowCount)
+        return profiles.map { profile in
             ProfileRunner.run(profile: profile, bundle: bundle, confidences: data.confidences,
-                              windowCount: data.windowCount, durationSeconds: data.durationSeconds)
+                              windowCount: data.windowCount, durationSeconds: data.durationSeconds, timeline: timeline)
         }
     }
 }

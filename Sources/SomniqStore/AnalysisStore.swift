@@ -94,6 +94,7 @@ public final class AnalysisStore: Sendable {
                 try db.execute(sql: "DELETE FROM recordings WHERE path = ?", arguments: [data.path])
                 let recordingID = try insertRecording(db, data, bundle: bundle, analyzedAt: analyzedAt)
                 try insertWindows(db, data, recordingID: recordingID, detectionFloor: bundle.classifier.detectionFloor)
+                try insertTimeline(db, data, recordingID: recordingID)
                 for result in results {
                     try insertProfileResult(db, result, data: data, recordingID: recordingID)
                 }
@@ -163,6 +164,11 @@ public final class AnalysisStore: Sendable {
             .flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
         data.fileSize = record.fileSize
         data.fileModified = record.fileModified
+        if let levels = try read({ db in
+            try Data.fetchOne(db, sql: "SELECT levels FROM recording_envelopes WHERE recording_id = ?", arguments: [id])
+        }) {
+            data.envelope = LevelEnvelope(codes: [UInt8](levels))
+        }
         return data
     }
 
@@ -234,6 +240,14 @@ public final class AnalysisStore: Sendable {
                 SELECT * FROM alerts WHERE recording_id = ? AND (? IS NULL OR profile = ?)
                 ORDER BY profile, offset_s, id
                 """, arguments: [recordingID, profile, profile])
+        }
+    }
+
+    /// The recording's recurring events (snores, coughs), by class then time.
+    public func soundEvents(recordingID: Int64) throws(StoreError) -> [SoundEventRecord] {
+        try read { db in
+            try SoundEventRecord.fetchAll(db, sql: "SELECT * FROM sound_events WHERE recording_id = ? ORDER BY class_id, event_index",
+                                          arguments: [recordingID])
         }
     }
 
@@ -381,6 +395,43 @@ public final class AnalysisStore: Sendable {
         }
     }
 
+    private func insertTimeline(_ db: Database, _ data: RecordingData, recordingID: Int64) throws {
+        guard !data.envelope.isEmpty else { return }
+        try db.execute(sql: "INSERT INTO recording_envelopes (recording_id, rate_hz, levels) VALUES (?, ?, ?)",
+                       arguments: [recordingID, LevelEnvelope.rateHz, Data(data.envelope.codes)])
+        guard let timeline = data.timeline else { return }
+        func utc(_ offset: Double) -> String {
+            UTCTimestamp.format(milliseconds: UTCTimestamp.milliseconds(startMilliseconds: data.startMilliseconds, offsetSeconds: offset))
+        }
+        let eventStatement = try db.cachedStatement(sql: """
+            INSERT INTO sound_events (recording_id, class_id, event_index, onset_s, offset_s, duration_s, onset_utc, peak_dbfs,
+                confidence, bout_index)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        var eventIndex: [Int: Int] = [:]
+        for event in timeline.events {
+            let index = eventIndex[event.classIndex, default: 0]
+            eventIndex[event.classIndex] = index + 1
+            try eventStatement.execute(arguments: [
+                recordingID, data.classIDs[event.classIndex], index, event.onsetSeconds, event.offsetSeconds,
+                event.durationSeconds, utc(event.onsetSeconds), Double(event.peakDbfs), Double(event.confidence), event.bout,
+            ])
+        }
+        let boutStatement = try db.cachedStatement(sql: """
+            INSERT INTO bouts (recording_id, class_id, bout_index, onset_s, offset_s, duration_s, onset_utc, event_count)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        var boutIndex: [Int: Int] = [:]
+        for bout in timeline.bouts {
+            let index = boutIndex[bout.classIndex, default: 0]
+            boutIndex[bout.classIndex] = index + 1
+            try boutStatement.execute(arguments: [
+                recordingID, data.classIDs[bout.classIndex], index, bout.onsetSeconds, bout.offsetSeconds, bout.durationSeconds,
+                utc(bout.onsetSeconds), bout.eventCount,
+            ])
+        }
+    }
+
     private func insertProfileResult(_ db: Database, _ result: ProfileResult, data: RecordingData, recordingID: Int64) throws {
         let rules = result.rules.compactMap { $0 }
         let encoder = JSONEncoder()
@@ -396,15 +447,15 @@ public final class AnalysisStore: Sendable {
         var episodeIDs: [Int64] = []
         let episodeStatement = try db.cachedStatement(sql: """
             INSERT INTO episodes (recording_id, profile, class_id, tier, severity, start_offset_s, end_offset_s, start_utc,
-                end_utc, duration_s, peak_confidence, alert_count, suppressed_count, activation_count)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                end_utc, duration_s, peak_confidence, alert_count, suppressed_count, activation_count, peak_dbfs)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         for episode in result.episodes {
             try episodeStatement.execute(arguments: [
                 recordingID, result.profile, data.classIDs[episode.classIndex], episode.tier.rawValue,
                 episode.severity.rawValue, episode.startSeconds, episode.endSeconds, utc(episode.startSeconds),
                 utc(episode.endSeconds), episode.durationSeconds, Double(episode.peakConfidence), episode.alertCount,
-                episode.suppressedCount, episode.activations.count,
+                episode.suppressedCount, episode.activations.count, episode.peakDbfs.map { Double($0) },
             ])
             episodeIDs.append(db.lastInsertedRowID)
         }

@@ -1,3 +1,6 @@
+import SomniqDetection
+import SomniqFeatures
+
 /// Everything decoding and classifying one recording produced: what the store persists and what
 /// the profiles run on. Plain values, so the store need not know the audio or feature modules.
 public struct RecordingData: Sendable {
@@ -24,6 +27,11 @@ public struct RecordingData: Sendable {
     /// Classes the model has but this recording cannot hear: their band lies above its Nyquist frequency (a smoke
     /// alarm's tone in a 4 kHz recording). Their confidences are 0: not detectable, rather than guessed.
     public var undetectableClasses: [String] = []
+    /// The recording's level every 10 ms, to time sounds to their own start and end.
+    public var envelope = LevelEnvelope()
+    /// What the envelope says about time under the analysing model (events, bouts, refined episodes); built by the
+    /// analyzer, or from `envelope` when profiles run again on a stored recording.
+    public var timeline: RecordingTimeline?
     /// SHA-256 of the decoded audio (see `AudioFileReader.contentSHA256`): what identifies the recording.
     public var contentSHA256: String?
     /// The file's size in bytes and modification time when it was analysed, to recognise it cheaply next time.

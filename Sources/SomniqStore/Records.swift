@@ -62,14 +62,39 @@ public struct EpisodeRecord: Codable, FetchableRecord, Sendable, Equatable {
     public var alertCount: Int
     public var suppressedCount: Int
     public var activationCount: Int
+    /// The loudest 10 ms of the episode, dBFS (absent in databases written before episodes were timed to the sound).
+    public var peakDbfs: Double?
 
     enum CodingKeys: String, CodingKey {
-        case id, profile, tier, severity
+        case id, profile, tier, severity, peakDbfs = "peak_dbfs"
         case recordingID = "recording_id", classID = "class_id"
         case startOffsetSeconds = "start_offset_s", endOffsetSeconds = "end_offset_s"
         case startUTC = "start_utc", endUTC = "end_utc", durationSeconds = "duration_s"
         case peakConfidence = "peak_confidence", alertCount = "alert_count"
         case suppressedCount = "suppressed_count", activationCount = "activation_count"
+    }
+}
+
+/// A row of `sound_events`: one snore, one cough of a fit.
+public struct SoundEventRecord: Codable, FetchableRecord, Sendable, Equatable {
+    public static let databaseTableName = "sound_events"
+
+    public var recordingID: Int64
+    public var classID: String
+    public var eventIndex: Int
+    public var onsetSeconds: Double
+    public var offsetSeconds: Double
+    public var durationSeconds: Double
+    public var onsetUTC: String
+    public var peakDbfs: Double
+    public var confidence: Double
+    public var boutIndex: Int?
+
+    enum CodingKeys: String, CodingKey {
+        case confidence
+        case recordingID = "recording_id", classID = "class_id", eventIndex = "event_index", onsetSeconds = "onset_s"
+        case offsetSeconds = "offset_s", durationSeconds = "duration_s", onsetUTC = "onset_utc", peakDbfs = "peak_dbfs"
+        case boutIndex = "bout_index"
     }
 }
 

@@ -116,6 +116,59 @@ enum Schema {
                 table.add(column: "undetectable_classes", .text)
             }
         }
+        migrator.registerMigration("v4-sound-timing") { db in
+            // The loudest 10 ms of an episode (dBFS over the analysis band), now that episodes are timed to the sound.
+            try db.alter(table: "episodes") { table in table.add(column: "peak_dbfs", .double) }
+            // The recording's level every 10 ms: one byte each, dBFS = level / 2 - 127.5. Profiles added later time
+            // their episodes from it without decoding the audio again.
+            try db.create(table: "recording_envelopes") { table in
+                table.primaryKey("recording_id", .integer).references("recordings", onDelete: .cascade)
+                table.column("rate_hz", .integer).notNull()
+                table.column("levels", .blob).notNull()
+            }
+            // Separate, recurring sounds of the classes that come that way (snores, coughs), and their bouts.
+            try db.create(table: "sound_events") { table in
+                table.column("recording_id", .integer).notNull().references("recordings", onDelete: .cascade)
+                table.column("class_id", .text).notNull()
+                table.column("event_index", .integer).notNull()
+                table.column("onset_s", .double).notNull()
+                table.column("offset_s", .double).notNull()
+                table.column("duration_s", .double).notNull()
+                table.column("onset_utc", .text).notNull()
+                table.column("peak_dbfs", .double).notNull()
+                table.column("confidence", .double).notNull()
+                table.column("bout_index", .integer)  // NULL: an event on its own
+                table.primaryKey(["recording_id", "class_id", "event_index"])
+            }
+            try db.create(table: "bouts") { table in
+                table.column("recording_id", .integer).notNull().references("recordings", onDelete: .cascade)
+                table.column("class_id", .text).notNull()
+                table.column("bout_index", .integer).notNull()
+                table.column("onset_s", .double).notNull()
+                table.column("offset_s", .double).notNull()
+                table.column("duration_s", .double).notNull()
+                table.column("onset_utc", .text).notNull()
+                table.column("event_count", .integer).notNull()
+                table.primaryKey(["recording_id", "class_id", "bout_index"])
+            }
+            try db.execute(sql: """
+                CREATE VIEW snores AS
+                SELECT recording_id, event_index AS snore_index, onset_s, offset_s, duration_s, onset_utc, peak_dbfs,
+                       confidence, bout_index
+                FROM sound_events WHERE class_id = 'snoring';
+                CREATE VIEW snoring_summary AS
+                SELECT r.id AS recording_id,
+                       (SELECT COUNT(*) FROM snores s WHERE s.recording_id = r.id) AS snores,
+                       (SELECT COUNT(*) FROM snores s WHERE s.recording_id = r.id) * 3600.0 / r.duration_s AS snores_per_hour,
+                       (SELECT COUNT(*) FROM bouts b WHERE b.recording_id = r.id AND b.class_id = 'snoring') AS bouts,
+                       COALESCE((SELECT SUM(duration_s) FROM bouts b WHERE b.recording_id = r.id AND b.class_id = 'snoring'), 0)
+                           / 60.0 AS bout_minutes,
+                       COALESCE((SELECT MAX(duration_s) FROM bouts b WHERE b.recording_id = r.id AND b.class_id = 'snoring'), 0)
+                           AS longest_bout_s,
+                       (SELECT MAX(peak_dbfs) FROM snores s WHERE s.recording_id = r.id) AS loudest_snore_dbfs
+                FROM recordings r WHERE r.status = 'complete' AND r.duration_s > 0;
+                """)
+        }
         return migrator
     }
 }

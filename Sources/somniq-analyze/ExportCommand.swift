@@ -9,7 +9,7 @@ extension Exporter.What: ExpressibleByArgument {}
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export stored windows, detections, alerts or episodes as JSON, CSV, Audacity labels, a Raven selection table or DCASE.",
+        abstract: "Export stored windows, detections, alerts, episodes or events (snores, coughs) as JSON, CSV, Audacity labels, a Raven selection table or DCASE.",
         discussion: """
             json: one documented schema (fixtures/schema/export-v1.schema.json, schemaVersion 1). csv: RFC 4180 with a \
             header row, ISO 8601 UTC times and offsets in seconds. audacity: a label track (start, end, label), importable \
@@ -27,7 +27,7 @@ struct ExportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Only this profile's alerts or episodes.", valueName: "name"))
     var profile: String?
 
-    @Option(help: "What to export: windows, detections, alerts or episodes.")
+    @Option(help: "What to export: windows, detections, alerts, episodes, or events (each snore and cough, timed to 10 ms).")
     var what: Exporter.What = .episodes
 
     @Option(help: "json, csv, audacity, raven or dcase.")

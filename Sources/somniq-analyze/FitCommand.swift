@@ -85,6 +85,13 @@ struct FitCommand: ParsableCommand {
     @Flag(help: "With the scores, the share of clips whose prediction survives another rate, level or background.")
     var invariance = false
 
+    @Option(help: ArgumentHelp("Fit without fold K of N (as --cross-validate N cuts them), for scoring audio built from that fold.",
+                               valueName: "K/N"))
+    var holdoutFold: String?
+
+    @Option(help: ArgumentHelp("With --holdout-fold, write the held-out clips (path, label, class) to this TSV.", valueName: "tsv"))
+    var holdoutList: String?
+
     @Option(help: "Output format of the scores: table or json.")
     var format: OutputFormat = .table
 
@@ -98,6 +105,10 @@ struct FitCommand: ParsableCommand {
         if !(1...1000).contains(rounds) { throw ValidationError("--rounds must lie in 1...1000") }
         if !(learningRate > 0 && learningRate <= 1) { throw ValidationError("--learning-rate must lie in (0, 1]") }
         if format == .csv { throw ValidationError("fit supports --format table or json") }
+        if let holdoutFold, Self.parseFold(holdoutFold) == nil {
+            throw ValidationError("--holdout-fold takes K/N with 0 <= K < N and N >= 2, e.g. 0/5; found '\(holdoutFold)'")
+        }
+        if holdoutList != nil, holdoutFold == nil { throw ValidationError("--holdout-list needs --holdout-fold") }
     }
 
     func run() throws {
@@ -199,8 +210,27 @@ struct FitCommand: ParsableCommand {
             }
             Terminal.output(scoresText)
         }
+        var training = Array(dataset.clips.indices)
+        if let (fold, folds) = holdoutFold.flatMap(Self.parseFold) {
+            let split = CrossValidation.holdout(dataset, fold: fold, of: folds)
+            training = split.training
+            Terminal.error("holding out fold \(fold) of \(folds): \(split.scored.count) clips; fitting on \(training.count) (copies included)")
+            if let holdoutList {
+                var text = "path\tlabel\tclass\n"
+                for index in split.scored {
+                    let clip = dataset.clips[index]
+                    text += "\(clip.path)\t\(clip.label)\t\(clip.classID ?? "")\n"
+                }
+                do {
+                    try text.write(toFile: holdoutList, atomically: true, encoding: .utf8)
+                } catch {
+                    Terminal.error("\(holdoutList): error: cannot write the held-out list: \(error.localizedDescription)")
+                    throw ExitStatus.nothingDone
+                }
+            }
+        }
         guard let out else { return }
-        let (fitted, reports) = fitter.fit(dataset, base: baseBundle.classifier)
+        let (fitted, reports) = fitter.fit(dataset, clipIndices: training, base: baseBundle.classifier)
         var model = fitted
         model.name = name ?? (out as NSString).lastPathComponent
         model.version = version
@@ -218,6 +248,13 @@ struct FitCommand: ParsableCommand {
         }
         Terminal.error("wrote \(out)/model.json: " + reports.filter { $0.fitted }.map { "\($0.classID) (\($0.paths) \(method == .tree ? "paths" : "trees"))" }.joined(separator: ", "))
         if failures > 0 { throw ExitStatus.someInputsFailed }
+    }
+
+    /// `K/N` as (K, N), when 0 <= K < N and N >= 2.
+    static func parseFold(_ text: String) -> (Int, Int)? {
+        let parts = text.split(separator: "/").compactMap { Int($0) }
+        guard parts.count == 2, parts[1] >= 2, (0..<parts[1]).contains(parts[0]) else { return nil }
+        return (parts[0], parts[1])
     }
 
     static func loadEvents(_ labels: String, files: [String]) throws -> [SoundEvent] {

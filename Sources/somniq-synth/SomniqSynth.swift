@@ -8,7 +8,8 @@ struct SomniqSynthCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "somniq-synth",
         abstract: "Synthesise deterministic test audio: sample nights with ground truth, and analytic test signals.",
-        subcommands: [NightCommand.self, SignalCommand.self, RoomCommand.self, NoiseCommand.self, BadInputsCommand.self])
+        subcommands: [NightCommand.self, DevNightsCommand.self, SignalCommand.self, RoomCommand.self, NoiseCommand.self,
+                      BadInputsCommand.self])
 }
 
 /// Container and encoding options shared by the subcommands.
@@ -182,5 +183,77 @@ struct NoiseCommand: ParsableCommand {
         let writer = try AudioFileWriter(path: output, sampleRate: format.sampleRate, channelCount: format.channels,
                                          container: format.container, encoding: format.encoding)
         try writer.write(interleaved: format.channels == 1 ? samples : samples.flatMap { Array(repeating: $0, count: format.channels) })
+    }
+}
+
+struct DevNightsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dev-nights",
+        abstract: "Assemble development nights (5-15 min) from labelled clips, with DCASE ground truth and snore counts.",
+        discussion: """
+            Clips come from a TSV with 'path', 'label' and 'class' columns (what 'somniq-analyze fit --holdout-fold K/N \
+            --holdout-list FILE' writes: the clips a model was fitted without). Short snoring clips become bouts of single \
+            snores at breathing pace (3-5 s), long snoring recordings go in whole, coughs come in fits of one to three, and \
+            speech, crying, alarms, doors, laughter, rain and unlabelled other sounds (class empty) fall between, 6-35 s \
+            apart, at bedside levels, over a synthesised room (fan and road, brown or pink noise) or a recorded one (the \
+            clips with a --background-label). Writes <prefix>-<n>.wav, <prefix>-truth.tsv (filename, onset, offset, \
+            event_label), <prefix>-snore-bouts.tsv (filename, onset, offset, snores) and <prefix>-snoring-recordings.tsv.
+            """)
+
+    @Option(help: ArgumentHelp("Clips: TSV with path, label and class columns.", valueName: "tsv")) var clips: String
+    @Option(help: ArgumentHelp("Clips with this label are room tones to build on (repeatable).", valueName: "label"))
+    var backgroundLabel: [String] = ["silence"]
+    @Option(help: "Nights to build.") var nights = 3
+    @Option(help: "Sample rate of the nights, Hz.") var sampleRate = 16_000
+    @Option(help: "Seed.") var seed: UInt64 = 20_261_123
+    @Option(help: ArgumentHelp("Folder to write to.", valueName: "folder")) var outputDir: String
+    @Option(help: "File name prefix.") var prefix = "night"
+
+    func run() throws {
+        let text = try String(contentsOfFile: clips, encoding: .utf8)
+        var rows = text.split(whereSeparator: \.isNewline).map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+        guard let header = rows.first, let pathColumn = header.firstIndex(of: "path"), let labelColumn = header.firstIndex(of: "label"),
+              let classColumn = header.firstIndex(of: "class") else {
+            throw ValidationError("\(clips): needs a header with path, label and class columns")
+        }
+        rows.removeFirst()
+        var pool: [DevNightClip] = []
+        var rooms: [Background] = []
+        for row in rows where row.count > max(pathColumn, labelColumn, classColumn) {
+            let path = row[pathColumn]
+            do {
+                let audio = try AudioFileReader.readMono(path)
+                if backgroundLabel.contains(row[labelColumn]) {
+                    rooms.append(Background(name: (path as NSString).lastPathComponent, kind: .recorded(samples: audio.samples, sampleRate: audio.sampleRate)))
+                } else {
+                    pool.append(DevNightClip(path: path, classID: row[classColumn].isEmpty ? nil : row[classColumn], samples: audio.samples,
+                                             sampleRate: audio.sampleRate, nightRate: sampleRate))
+                }
+            } catch {
+                FileHandle.standardError.write(Data("\(error) (skipped)\n".utf8))
+            }
+        }
+        try FileManager.default.createDirectory(atPath: outputDir, withIntermediateDirectories: true)
+        let builder = DevNightBuilder(clips: pool, backgrounds: rooms, sampleRate: sampleRate, seed: seed)
+        var truth = "filename\tonset\toffset\tevent_label\n"
+        var bouts = "filename\tonset\toffset\tsnores\n"
+        var recordings = "filename\tonset\toffset\trecording\n"
+        func n(_ value: Double) -> String { String(format: "%.3f", value) }
+        var format = AudioFormatOptions()
+        format.sampleRate = sampleRate
+        for index in 0..<nights {
+            let night = builder.night(index)
+            let name = "\(prefix)-\(index).wav"
+            try format.write(night.samples, to: (outputDir as NSString).appendingPathComponent(name))
+            for event in night.events { truth += "\(name)\t\(n(event.onsetSeconds))\t\(n(event.offsetSeconds))\t\(event.label)\n" }
+            for bout in night.snoreBouts { bouts += "\(name)\t\(n(bout.onsetSeconds))\t\(n(bout.offsetSeconds))\t\(bout.snores)\n" }
+            for recording in night.snoringRecordings {
+                recordings += "\(name)\t\(n(recording.onsetSeconds))\t\(n(recording.offsetSeconds))\t\(recording.label)\n"
+            }
+            FileHandle.standardError.write(Data("\(name): \(n(Double(night.samples.count) / Double(sampleRate))) s over \(night.background), \(night.events.count) events\n".utf8))
+        }
+        for (suffix, content) in [("truth", truth), ("snore-bouts", bouts), ("snoring-recordings", recordings)] {
+            try content.write(toFile: (outputDir as NSString).appendingPathComponent("\(prefix)-\(suffix).tsv"), atomically: true, encoding: .utf8)
+        }
     }
 }

@@ -1,0 +1,101 @@
+import SomniqFeatures
+import SomniqModel
+
+/// What a recording's level envelope says about time: the background, every recurring event (snores, coughs) and
+/// bout of the classes that have a rhythm, and the refined start and end of episodes. Built once per recording,
+/// shared by every profile.
+public struct RecordingTimeline: Sendable {
+    public let timing: SoundTiming
+    /// Events of every class with a rhythm, by class then onset.
+    public let events: [RecurringEvent]
+    /// Bouts of every class with a rhythm, by class then onset.
+    public let bouts: [Bout]
+
+    public init(envelope: LevelEnvelope, model: ClassifierModel, confidences: [Float], windowCount: Int) {
+        timing = SoundTiming(envelope: envelope)
+        var events: [RecurringEvent] = []
+        var bouts: [Bout] = []
+        let classCount = model.classes.count
+        for (classIndex, definition) in model.classes.enumerated() {
+            guard let rhythm = definition.events, definition.status != .unsupported else { continue }
+            let found = RecurringEventFinder.find(classIndex: classIndex, rhythm: rhythm, confidences: confidences,
+                                                  classCount: classCount, windowCount: windowCount, timing: timing)
+            events += found.events
+            bouts += found.bouts
+        }
+        self.events = events
+        self.bouts = bouts
+    }
+
+    /// `episode` with its start and end moved to the sound's own: for a class with events, the first and last event
+    /// inside it; otherwise where the level around its first and last confident windows rises out of and falls back
+    /// to the background. The alert processor's episode starts when the smoothed confidence crossed its threshold
+    /// (late by the smoothing) and ends on the window grid; the refined one does neither. Unchanged when the
+    /// envelope shows nothing clear.
+    public func refined(_ episode: Episode, rule: AlertRule, confidences: [Float], classCount: Int, windowCount: Int,
+                        durationSeconds: Double) -> Episode {
+        var result = retimed(episode, rule: rule, confidences: confidences, classCount: classCount, windowCount: windowCount,
+                             durationSeconds: durationSeconds)
+        result.peakDbfs = timing.peakDbfs(in: result.startSeconds...max(result.startSeconds, result.endSeconds))
+        return result
+    }
+
+    private func retimed(_ episode: Episode, rule: AlertRule, confidences: [Float], classCount: Int, windowCount: Int,
+                         durationSeconds: Double) -> Episode {
+        // How far before the processor's onset the sound may have begun: its smoothing, hold and debounce.
+        let lag = rule.windowSec + rule.holdSec + rule.debounceSec + AnalysisGrid.windowSeconds
+        var result = episode
+        let inside = events.filter {
+            $0.classIndex == episode.classIndex && $0.offsetSeconds > episode.startSeconds - lag && $0.onsetSeconds < episode.endSeconds
+        }
+        if let first = inside.first, let last = inside.max(by: { $0.offsetSeconds < $1.offsetSeconds }) {
+            // A bout is one activity: an episode that holds part of one holds all of it (the processor may have
+            // needed several snores to switch on).
+            let classBouts = bouts.filter { $0.classIndex == episode.classIndex }
+            let boutIndex: (RecurringEvent) -> Int? = { event in
+                event.bout.flatMap { index in index < classBouts.count ? index : nil }
+            }
+            result.startSeconds = max(0, boutIndex(first).map { classBouts[$0].onsetSeconds } ?? first.onsetSeconds)
+            result.endSeconds = min(durationSeconds, max(last.offsetSeconds, boutIndex(last).map { classBouts[$0].offsetSeconds } ?? 0))
+            return result
+        }
+        let uncertainty = Float(rule.uncertainty)
+        let firstFrame = AnalysisGrid.windowIndex(atSeconds: max(0, episode.startSeconds - lag))
+        let lastFrame = min(windowCount - 1, AnalysisGrid.windowIndex(atSeconds: max(0, episode.endSeconds - AnalysisGrid.windowSeconds)))
+        guard firstFrame <= lastFrame else { return result }
+        let confident = (firstFrame...lastFrame).filter { confidences[$0 * classCount + episode.classIndex] >= uncertainty }
+        guard let a = confident.first, let b = confident.last else { return result }
+        let ta = AnalysisGrid.windowStartSeconds(a), tb = AnalysisGrid.windowStartSeconds(b)
+        let hop = AnalysisGrid.hopSeconds, window = AnalysisGrid.windowSeconds
+        if let start = timing.span(peakIn: ta...(ta + window), within: max(0, ta - hop)...(tb + window)),
+           let end = timing.span(peakIn: tb...(tb + window), within: ta...(tb + window + hop)),
+           start.onsetSeconds < end.offsetSeconds {
+            result.startSeconds = max(0, start.onsetSeconds)
+            result.endSeconds = min(durationSeconds, end.offsetSeconds)
+        }
+        return result
+    }
+
+    /// A rhythmic class's episode cut at its bouts: the alert processor merges activations up to its tier's merge gap
+    /// apart (a minute for snoring), but two bouts of snores with a pause between are two snoring episodes (the pause
+    /// may be one in breathing). Lone events outside the bouts stay with the nearest piece. An episode holding at most
+    /// one bout is returned as it is.
+    public func boutEpisodes(_ episode: Episode, confidences: [Float], classCount: Int, windowCount: Int) -> [Episode] {
+        let inside = bouts.filter {
+            $0.classIndex == episode.classIndex && $0.offsetSeconds > episode.startSeconds && $0.onsetSeconds < episode.endSeconds
+        }
+        guard inside.count > 1 else { return [episode] }
+        return inside.enumerated().map { position, bout in
+            var piece = episode
+            piece.startSeconds = position == 0 ? min(episode.startSeconds, bout.onsetSeconds) : bout.onsetSeconds
+            piece.endSeconds = position == inside.count - 1 ? max(episode.endSeconds, bout.offsetSeconds) : bout.offsetSeconds
+            if position > 0 { piece.suppressedCount = 0 }
+            let first = AnalysisGrid.windowIndex(atSeconds: max(0, piece.startSeconds - AnalysisGrid.windowSeconds))
+            let last = min(windowCount - 1, AnalysisGrid.windowIndex(atSeconds: piece.endSeconds))
+            piece.peakConfidence = first <= last
+                ? (first...last).map { confidences[$0 * classCount + episode.classIndex] }.max() ?? 0 : episode.peakConfidence
+            piece.peakDbfs = timing.peakDbfs(in: piece.startSeconds...max(piece.startSeconds, piece.endSeconds))
+            return piece
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import SomniqFeatures
+import SomniqModel
+
+/// One sound of a class that comes as separate, recurring events (a snore, a cough), timed to 10 ms.
+public struct RecurringEvent: Equatable, Sendable {
+    public var classIndex: Int
+    public var onsetSeconds: Double
+    public var offsetSeconds: Double
+    /// The loudest 10 ms of it, dBFS over the analysis band.
+    public var peakDbfs: Float
+    /// The class's highest window confidence over the event.
+    public var confidence: Float
+    /// Index, within the class, of the bout it belongs to; `nil` for an event on its own.
+    public var bout: Int?
+
+    public var durationSeconds: Double { offsetSeconds - onsetSeconds }
+}
+
+/// A run of a class's events at a steady pace (snores once a breath): one activity.
+public struct Bout: Equatable, Sendable {
+    public var classIndex: Int
+    public var onsetSeconds: Double
+    public var offsetSeconds: Double
+    public var eventCount: Int
+
+    public var durationSeconds: Double { offsetSeconds - onsetSeconds }
+}
+
+/// Finds a class's events and bouts: wherever the classifier hears the class (windows at or above the rhythm's
+/// confidence), each separate sound rising out of the background is one event; events whose onsets follow each
+/// other within `boutGapSec` form a bout when there are at least `boutMinEvents` of them.
+public enum RecurringEventFinder {
+    public static func find(classIndex: Int, rhythm: EventRhythm, confidences: [Float], classCount: Int, windowCount: Int,
+                            timing: SoundTiming) -> (events: [RecurringEvent], bouts: [Bout]) {
+        let threshold = Float(rhythm.confidence)
+        func confidence(_ window: Int) -> Float { confidences[window * classCount + classIndex] }
+        var events: [RecurringEvent] = []
+        var window = 0
+        while window < windowCount {
+            guard confidence(window) >= threshold else { window += 1; continue }
+            var last = window
+            while last + 1 < windowCount, confidence(last + 1) >= threshold { last += 1 }
+            let region = AnalysisGrid.windowStartSeconds(window)...(AnalysisGrid.windowStartSeconds(last) + AnalysisGrid.windowSeconds)
+            for span in timing.sounds(in: region, reach: AnalysisGrid.windowSeconds, bridgeSeconds: rhythm.bridgeSec,
+                                      minimumSeconds: rhythm.minEventSec) {
+                if let previous = events.last, span.onsetSeconds < previous.offsetSeconds { continue }
+                let best = windowsOverlapping(span, windowCount: windowCount).map(confidence).max() ?? 0
+                guard best >= threshold else { continue }
+                events.append(RecurringEvent(classIndex: classIndex, onsetSeconds: span.onsetSeconds,
+                                             offsetSeconds: span.offsetSeconds, peakDbfs: span.peakDbfs, confidence: best))
+            }
+            window = last + 1
+        }
+        _ = groupBouts(&events, rhythm: rhythm, classIndex: classIndex)
+        events = completeBouts(events, rhythm: rhythm, timing: timing, windowCount: windowCount, confidence: confidence)
+        let bouts = groupBouts(&events, rhythm: rhythm, classIndex: classIndex)
+        return (events, bouts)
+    }
+
+    /// Inside a bout the classifier may miss a snore or two (its rhythm features need a few breaths to settle, so the
+    /// first snores of a bout score lower). A sound at the bout's pace that matches its events (within 10 dB of their
+    /// typical peak, of similar length) and that the classifier leans towards (half the event confidence) is one of
+    /// them: looked for before the first event, in gaps of a missing beat, and after the last.
+    static func completeBouts(_ found: [RecurringEvent], rhythm: EventRhythm, timing: SoundTiming, windowCount: Int,
+                              confidence: (Int) -> Float) -> [RecurringEvent] {
+        var events = found
+        let relaxed = Float(rhythm.confidence) / 2
+        let boutIDs = Set(found.compactMap(\.bout))
+        for bout in boutIDs.sorted() {
+            var members = events.filter { $0.bout == bout }.sorted { $0.onsetSeconds < $1.onsetSeconds }
+            let peaks = members.map(\.peakDbfs).sorted(), lengths = members.map(\.durationSeconds).sorted()
+            let typicalPeak = peaks[peaks.count / 2], typicalLength = lengths[lengths.count / 2]
+            let intervals = zip(members.dropFirst(), members).map { $0.onsetSeconds - $1.onsetSeconds }.sorted()
+            let pace = intervals[intervals.count / 2]
+            func matching(in region: ClosedRange<Double>) -> [RecurringEvent] {
+                guard region.upperBound - region.lowerBound > typicalLength / 2 else { return [] }
+                return timing.sounds(in: region, reach: 0, bridgeSeconds: rhythm.bridgeSec, minimumSeconds: rhythm.minEventSec)
+                    .filter { $0.peakDbfs >= typicalPeak - 10 && (0.4 * typicalLength...2.5 * typicalLength).contains($0.offsetSeconds - $0.onsetSeconds) }
+                    .compactMap { span in
+                        let windows = windowsOverlapping(span, windowCount: windowCount)
+                        let best = windows.map(confidence).max() ?? 0
+                        guard best >= relaxed else { return nil }
+                        return RecurringEvent(classIndex: members[0].classIndex, onsetSeconds: span.onsetSeconds,
+                                              offsetSeconds: span.offsetSeconds, peakDbfs: span.peakDbfs, confidence: best, bout: bout)
+                    }
+            }
+            var added: [RecurringEvent] = []
+            // Before the first, one beat at a time while they keep coming.
+            var first = members[0]
+            while let earlier = matching(in: max(0, first.onsetSeconds - min(rhythm.boutGapSec, 1.5 * pace))...(first.onsetSeconds - 0.05)).last {
+                added.append(earlier)
+                first = earlier
+            }
+            for (previous, next) in zip(members, members.dropFirst()) where next.onsetSeconds - previous.onsetSeconds > 1.5 * pace {
+                added += matching(in: (previous.offsetSeconds + 0.05)...(next.onsetSeconds - 0.05))
+            }
+            var last = members[members.count - 1]
+            while let later = matching(in: (last.offsetSeconds + 0.05)...(last.onsetSeconds + min(rhythm.boutGapSec, 1.5 * pace))).first {
+                added.append(later)
+                last = later
+            }
+            // Only sounds no event holds yet (a neighbouring bout may already have them).
+            let fresh = added.filter { candidate in
+                !events.contains { $0.onsetSeconds < candidate.offsetSeconds && candidate.onsetSeconds < $0.offsetSeconds }
+            }
+            members += fresh
+            events += fresh
+        }
+        return events.sorted { $0.onsetSeconds < $1.onsetSeconds }
+    }
+
+    static func windowsOverlapping(_ span: SoundTiming.Span, windowCount: Int) -> [Int] {
+        let first = max(0, Int((span.onsetSeconds / AnalysisGrid.hopSeconds).rounded(.down)) - 1)
+        let final = min(windowCount - 1, Int((span.offsetSeconds / AnalysisGrid.hopSeconds).rounded(.down)))
+        guard first <= final else { return [] }
+        return (first...final).filter {
+            AnalysisGrid.windowStartSeconds($0) < span.offsetSeconds
+                && AnalysisGrid.windowStartSeconds($0) + AnalysisGrid.windowSeconds > span.onsetSeconds
+        }
+    }
+
+    /// Marks each event's bout and returns the bouts.
+    static func groupBouts(_ events: inout [RecurringEvent], rhythm: EventRhythm, classIndex: Int) -> [Bout] {
+        var bouts: [Bout] = []
+        for index in events.indices { events[index].bout = nil }
+        var start = 0
+        while start < events.count {
+            var end = start
+            while end + 1 < events.count, events[end + 1].onsetSeconds - events[end].onsetSeconds <= rhythm.boutGapSec { end += 1 }
+            if end - start + 1 >= rhythm.boutMinEvents {
+                for index in start...end { events[index].bout = bouts.count }
+                bouts.append(Bout(classIndex: classIndex, onsetSeconds: events[start].onsetSeconds,
+                                  offsetSeconds: events[start...end].map(\.offsetSeconds).max()!, eventCount: end - start + 1))
+            }
+            start = end + 1
+        }
+        return bouts
+    }
+}

@@ -1,0 +1,47 @@
+/// How a class's sound comes as separate events that recur (snores once a breath, coughs in a fit): how to find
+/// each event and when a run of them is one bout. Data in the model (`"events"` of a class), read by the event
+/// finder; the alert processor's `holdSec` makes a bout one activity.
+public struct EventRhythm: Codable, Equatable, Sendable {
+    /// A window at or above this confidence for the class is evidence that a sound in it is one of its events.
+    public var confidence: Double
+    /// Events shorter than this are not counted (clicks, a breath's edge), seconds.
+    public var minEventSec: Double
+    /// Dips shorter than this inside a sound do not split it, seconds.
+    public var bridgeSec: Double
+    /// Consecutive events whose onsets lie at most this far apart belong to one bout, seconds.
+    public var boutGapSec: Double
+    /// A bout holds at least this many events.
+    public var boutMinEvents: Int
+
+    public init(confidence: Double, minEventSec: Double = 0.15, bridgeSec: Double = 0.12, boutGapSec: Double,
+                boutMinEvents: Int = 3) {
+        self.confidence = confidence
+        self.minEventSec = minEventSec
+        self.bridgeSec = bridgeSec
+        self.boutGapSec = boutGapSec
+        self.boutMinEvents = boutMinEvents
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case confidence, minEventSec, bridgeSec, boutGapSec, boutMinEvents }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        confidence = try container.decode(Double.self, forKey: .confidence)
+        minEventSec = try container.decodeIfPresent(Double.self, forKey: .minEventSec) ?? 0.15
+        bridgeSec = try container.decodeIfPresent(Double.self, forKey: .bridgeSec) ?? 0.12
+        boutGapSec = try container.decode(Double.self, forKey: .boutGapSec)
+        boutMinEvents = try container.decodeIfPresent(Int.self, forKey: .boutMinEvents) ?? 3
+        guard (0.01...1).contains(confidence) else {
+            throw DecodingError.dataCorruptedError(forKey: .confidence, in: container, debugDescription: "must lie in [0.01, 1]")
+        }
+        for (key, value, range) in [(CodingKeys.minEventSec, minEventSec, 0.0...10), (.bridgeSec, bridgeSec, 0.0...2),
+                                    (.boutGapSec, boutGapSec, 0.5...120)] where !range.contains(value) {
+            throw DecodingError.dataCorruptedError(forKey: key, in: container,
+                debugDescription: "must lie in [\(range.lowerBound), \(range.upperBound)] s, found \(value)")
+        }
+        guard boutMinEvents >= 2 else {
+            throw DecodingError.dataCorruptedError(forKey: .boutMinEvents, in: container, debugDescription: "a bout holds at least 2 events")
+        }
+    }
+}

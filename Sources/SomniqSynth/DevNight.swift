@@ -1,0 +1,182 @@
+import Foundation
+import SomniqFeatures
+
+/// A development night: real recorded clips laid over a bedroom's background at realistic levels and paces, with
+/// its ground truth. What whole-night scoring (event-based and segment-based F1, snore counts, bout coverage) runs
+/// on, built only from clips the scored model never trained on.
+public struct DevNight: Sendable {
+    /// A labelled stretch: one sound, a cough fit, a whole snoring bout.
+    public struct Event: Sendable, Equatable {
+        public var label: String
+        public var onsetSeconds: Double
+        public var offsetSeconds: Double
+    }
+
+    /// A bout built from single-snore clips at breathing pace: its exact snore count is known.
+    public struct SnoreBout: Sendable, Equatable {
+        public var onsetSeconds: Double
+        public var offsetSeconds: Double
+        public var snores: Int
+    }
+
+    public var samples: [Float]
+    public var sampleRate: Int
+    /// Labelled events, in time order; unlabelled distractors (sounds of none of our classes) are not listed.
+    public var events: [Event]
+    public var snoreBouts: [SnoreBout]
+    /// Whole real snoring recordings placed in the night (their snores are not counted, only covered).
+    public var snoringRecordings: [Event]
+    public var background: String
+}
+
+/// One clip the nights are built from: its class (`nil`: a sound of none of our classes, used as a distractor) and
+/// its samples at the nights' rate, trimmed to the sound.
+public struct DevNightClip: Sendable {
+    public var path: String
+    public var classID: String?
+    public var samples: [Float]
+
+    /// `samples` at `sampleRate`, resampled to `nightRate` and trimmed to where the clip is within 30 dB of its loudest
+    /// 10 ms (the sound, not the silence a clip is cut with).
+    public init(path: String, classID: String?, samples: [Float], sampleRate: Int, nightRate: Int) {
+        self.path = path
+        self.classID = classID
+        let resampled = sampleRate == nightRate ? samples : Resampler.convert(samples, from: sampleRate, to: nightRate)
+        let block = max(1, nightRate / 100)
+        let levels = stride(from: 0, to: resampled.count, by: block).map { start -> Float in
+            let end = min(resampled.count, start + block)
+            var sum: Float = 0
+            for index in start..<end { sum += resampled[index] * resampled[index] }
+            return 10 * log10(max(sum / Float(end - start), 1e-12))
+        }
+        let loudest = levels.max() ?? -120
+        let first = levels.firstIndex { $0 >= loudest - 30 } ?? 0
+        let last = levels.lastIndex { $0 >= loudest - 30 } ?? 0
+        self.samples = Array(resampled[(first * block)..<min(resampled.count, (last + 1) * block)])
+    }
+
+    public var seconds: Double { Double(samples.count) }
+}
+
+/// Builds development nights from a pool of clips. Deterministic: the same clips, seed and index give the same night.
+public struct DevNightBuilder {
+    public var sampleRate: Int
+    public var minutes: ClosedRange<Double> = 5...15
+    /// Single snores (short snoring clips) make bouts at breathing pace; long snoring recordings go in whole.
+    public static let singleSnoreSeconds = 2.5
+    public static let recordingSeconds = 6.0
+
+    /// Loudness of each kind of sound, RMS over the sound, dBFS: a phone on the bedside table.
+    public static let levels: [String: ClosedRange<Double>] = [
+        "snoring": -34 ... -22, "cough": -28 ... -16, "speech": -36 ... -24, "smoke_detector": -24 ... -12,
+        "crying_sobbing": -32 ... -20, "door_slam": -26 ... -14, "laughter": -32 ... -22, "rain": -42 ... -32,
+        "": -38 ... -26,
+    ]
+    static let backgroundLevels: ClosedRange<Double> = -60 ... -46
+
+    private var pools: [String: [DevNightClip]] = [:]
+    private let backgrounds: [Background]
+    private let seed: UInt64
+
+    /// - Parameters:
+    ///   - clips: the held-out clips, at `sampleRate` (see `DevNightClip`).
+    ///   - backgrounds: recorded room tones to choose from beside the synthesised ones.
+    public init(clips: [DevNightClip], backgrounds: [Background], sampleRate: Int = 16_000, seed: UInt64) {
+        self.sampleRate = sampleRate
+        self.seed = seed
+        self.backgrounds = Background.synthesised.filter { $0.kind != .mainsHum } + backgrounds
+        for clip in clips where !clip.samples.isEmpty {
+            var key = clip.classID ?? ""
+            if key == "snoring" {
+                key = Double(clip.samples.count) / Double(sampleRate) <= Self.singleSnoreSeconds ? "snore" : "snoring recording"
+                if Double(clip.samples.count) / Double(sampleRate) < Self.recordingSeconds, key != "snore" { continue }
+            }
+            pools[key, default: []].append(clip)
+        }
+    }
+
+    /// What kinds of sound the pool can give, with how often each is drawn.
+    static let kinds: [(String, Double)] = [
+        ("snore", 3), ("snoring recording", 1.5), ("cough", 1.2), ("speech", 1.2), ("crying_sobbing", 1),
+        ("smoke_detector", 0.7), ("door_slam", 0.7), ("laughter", 0.4), ("rain", 0.5), ("", 1),
+    ]
+
+    public func night(_ index: Int) -> DevNight {
+        var random = SeededGenerator(seed: seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
+        let seconds = random.uniform(minutes) * 60
+        let count = Int(seconds * Double(sampleRate))
+        let background = backgrounds[Int(random.unit() * Double(backgrounds.count)) % backgrounds.count]
+        let gain = Float(SoundSynthesizer.amplitude(dbfs: random.uniform(Self.backgroundLevels)))
+        var mix = background.samples(count: count, sampleRate: sampleRate, random: &random).map { $0 * gain }
+        var night = DevNight(samples: [], sampleRate: sampleRate, events: [], snoreBouts: [], snoringRecordings: [],
+                             background: background.name)
+        // Each pool is drawn from in a shuffled order, so a night uses a clip at most once until the pool runs out.
+        var order: [String: [Int]] = [:]
+        var next: [String: Int] = [:]
+        for (key, pool) in pools { order[key] = Array(pool.indices).shuffled(using: &random) }
+        func draw(_ key: String) -> DevNightClip {
+            let position = next[key, default: 0]
+            next[key] = position + 1
+            let pool = pools[key]!
+            return pool[order[key]![position % pool.count]]
+        }
+        func place(_ clip: DevNightClip, at start: Double, levelDbfs: Double) -> Double {
+            let power = clip.samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(1, clip.samples.count))
+            let scale = power > 0 ? Float(SoundSynthesizer.amplitude(dbfs: levelDbfs) / power.squareRoot()) : 0
+            let offset = Int(start * Double(sampleRate))
+            for (position, value) in clip.samples.enumerated() where offset + position < count {
+                mix[offset + position] = max(-1, min(1, mix[offset + position] + value * scale))
+            }
+            return start + Double(clip.samples.count) / Double(sampleRate)
+        }
+        let available = Self.kinds.filter { pools[$0.0] != nil }
+        let totalWeight = available.reduce(0) { $0 + $1.1 }
+        var time = random.uniform(3...15)
+        while time < seconds - 20, totalWeight > 0 {
+            var pick = random.unit() * totalWeight
+            var kind = available[0].0
+            for (name, weight) in available {
+                pick -= weight
+                if pick < 0 { kind = name; break }
+            }
+            let end: Double
+            switch kind {
+            case "snore":
+                let period = random.uniform(3.0...5.0)
+                let level = random.uniform(Self.levels["snoring"]!)
+                let snores = min(Int(random.uniform(6...20)), Int((seconds - 10 - time) / period))
+                guard snores >= 3 else { time = seconds; continue }
+                var onset = time, last = time
+                for snore in 0..<snores {
+                    let start = time + Double(snore) * period + random.uniform(-0.25...0.25)
+                    if snore == 0 { onset = start }
+                    last = place(draw("snore"), at: max(0, start), levelDbfs: level + random.uniform(-2...2))
+                }
+                night.events.append(.init(label: "snoring", onsetSeconds: onset, offsetSeconds: last))
+                night.snoreBouts.append(.init(onsetSeconds: onset, offsetSeconds: last, snores: snores))
+                end = last
+            case "cough":
+                // A fit of one to three coughs, labelled as one coughing event.
+                var last = time
+                for _ in 0..<Int(random.uniform(1...3.99)) {
+                    last = place(draw("cough"), at: last == time ? time : last + random.uniform(0.3...0.9),
+                                 levelDbfs: random.uniform(Self.levels["cough"]!))
+                }
+                night.events.append(.init(label: "cough", onsetSeconds: time, offsetSeconds: last))
+                end = last
+            default:
+                let clip = draw(kind)
+                let label = kind == "snoring recording" ? "snoring" : kind
+                end = place(clip, at: time, levelDbfs: random.uniform(Self.levels[label] ?? Self.levels[""]!))
+                if !label.isEmpty { night.events.append(.init(label: label, onsetSeconds: time, offsetSeconds: min(end, seconds))) }
+                if kind == "snoring recording" {
+                    night.snoringRecordings.append(.init(label: (clip.path as NSString).lastPathComponent, onsetSeconds: time,
+                                                         offsetSeconds: min(end, seconds)))
+                }
+            }
+            time = end + random.uniform(6...35)
+        }
+        night.samples = mix
+        return night
+    }
+}
