@@ -45,7 +45,7 @@ let package = Package(
         .executableTarget(name: "somniq-analyze", dependencies: [
             "SomniqPipeline", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .executableTarget(name: "somniq-fuzz", dependencies: ["SomniqAudio", "SomniqFeatures", "SomniqModel"]),
+        .executableTarget(name: "somniq-fuzz", dependencies: ["SomniqAudio", "SomniqFeatures", "SomniqModel", "SomniqDetection"]),
         .executableTarget(name: "somniq-bench", dependencies: ["CFFTW", "SomniqAudio", "SomniqFeatures", "SomniqModel", "SomniqPipeline"]),
         .executableTarget(name: "somniq-synth", dependencies: [
             "SomniqSynth", .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -72,9 +72,10 @@ public enum RecurringEventFinder {
             let typicalPeak = peaks[peaks.count / 2], typicalLength = lengths[lengths.count / 2]
             let intervals = zip(members.dropFirst(), members).map { $0.onsetSeconds - $1.onsetSeconds }.sorted()
             let pace = intervals[intervals.count / 2]
-            func matching(in region: ClosedRange<Double>) -> [RecurringEvent] {
-                guard region.upperBound - region.lowerBound > typicalLength / 2 else { return [] }
-                return timing.sounds(in: region, reach: 0, bridgeSeconds: rhythm.bridgeSec, minimumSeconds: rhythm.minEventSec)
+            // Sounds like the bout's between `start` and `end` (none where that is shorter than half a snore).
+            func matching(from start: Double, to end: Double) -> [RecurringEvent] {
+                guard end - start > typicalLength / 2 else { return [] }
+                return timing.sounds(in: start...end, reach: 0, bridgeSeconds: rhythm.bridgeSec, minimumSeconds: rhythm.minEventSec)
                     .filter { $0.peakDbfs >= typicalPeak - 10 && (0.4 * typicalLength...2.5 * typicalLength).contains($0.offsetSeconds - $0.onsetSeconds) }
                     .compactMap { span in
                         let windows = windowsOverlapping(span, windowCount: windowCount)
@@ -87,15 +88,15 @@ public enum RecurringEventFinder {
             var added: [RecurringEvent] = []
             // Before the first, one beat at a time while they keep coming.
             var first = members[0]
-            while let earlier = matching(in: max(0, first.onsetSeconds - min(rhythm.boutGapSec, 1.5 * pace))...(first.onsetSeconds - 0.05)).last {
+            while let earlier = matching(from: max(0, first.onsetSeconds - min(rhythm.boutGapSec, 1.5 * pace)), to: first.onsetSeconds - 0.05).last {
                 added.append(earlier)
                 first = earlier
             }
             for (previous, next) in zip(members, members.dropFirst()) where next.onsetSeconds - previous.onsetSeconds > 1.5 * pace {
-                added += matching(in: (previous.offsetSeconds + 0.05)...(next.onsetSeconds - 0.05))
+                added += matching(from: previous.offsetSeconds + 0.05, to: next.onsetSeconds - 0.05)
             }
             var last = members[members.count - 1]
-            while let later = matching(in: (last.offsetSeconds + 0.05)...(last.onsetSeconds + min(rhythm.boutGapSec, 1.5 * pace))).first {
+            while let later = matching(from: last.offsetSeconds + 0.05, to: last.onsetSeconds + min(rhythm.boutGapSec, 1.5 * pace)).first {
                 added.append(later)
                 last = later
             }

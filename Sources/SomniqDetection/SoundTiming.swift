@@ -85,7 +85,8 @@ public struct SoundTiming: Sendable {
     // MARK: - Blocks
 
     private func blockRange(_ seconds: ClosedRange<Double>) -> ClosedRange<Int> {
-        envelope.index(at: seconds.lowerBound)...envelope.index(at: seconds.upperBound - 1e-9)
+        let first = envelope.index(at: seconds.lowerBound)
+        return first...max(first, envelope.index(at: seconds.upperBound - 1e-9))
     }
 
     private func loudestBlock(in seconds: ClosedRange<Double>) -> Int? {

@@ -40,6 +40,40 @@ public final class AnalysisStore: Sendable {
         }
     }
 
+    /// Writes everything into the database file (a complete checkpoint of the write-ahead log) and closes every
+    /// connection, so that the file alone holds every row and no -wal or -shm file is left beside it. Returns
+    /// `false` when another process still has the database open: the checkpoint then cannot finish, and SQLite
+    /// keeps the log until that process closes it. The store is unusable afterwards.
+    @discardableResult
+    public func close() throws(StoreError) -> Bool {
+        guard let pool = writer as? DatabasePool else { return true }
+        var whole = true
+        do {
+            try pool.writeWithoutTransaction { db in
+                let result = try db.checkpoint(.truncate)
+                whole = result.walFrameCount == 0 || result.walFrameCount == result.checkpointedFrameCount
+            }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
+            whole = false
+        } catch {
+            throw .writeFailed(path: path, reason: Self.reason(error))
+        }
+        do {
+            try pool.close()
+            // The pool closes its writer before its readers, and a reader, the last connection, may not remove the
+            // log. One read-write connection, opened and closed last, does: SQLite checkpoints and deletes the -wal and
+            // -shm files when the last connection to a database closes (unless another process has it open).
+            let last = try DatabaseQueue(path: path)
+            try last.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+            try last.close()
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
+            whole = false
+        } catch {
+            throw .writeFailed(path: path, reason: Self.reason(error))
+        }
+        return whole && !FileManager.default.fileExists(atPath: path + "-wal")
+    }
+
     /// A private in-memory database, for tests and for commands that need no file.
     public static func inMemory() throws(StoreError) -> AnalysisStore {
         do {

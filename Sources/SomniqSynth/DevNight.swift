@@ -36,7 +36,7 @@ public struct DevNightClip: Sendable {
     public var classID: String?
     public var samples: [Float]
 
-    /// `samples` at `sampleRate`, resampled to `nightRate` and trimmed to where the clip is within 30 dB of its loudest
+    /// `samples` at `sampleRate`, resampled to `nightRate` and trimmed to where the clip is within 25 dB of its loudest
     /// 10 ms (the sound, not the silence a clip is cut with).
     public init(path: String, classID: String?, samples: [Float], sampleRate: Int, nightRate: Int) {
         self.path = path
@@ -50,8 +50,8 @@ public struct DevNightClip: Sendable {
             return 10 * log10(max(sum / Float(end - start), 1e-12))
         }
         let loudest = levels.max() ?? -120
-        let first = levels.firstIndex { $0 >= loudest - 30 } ?? 0
-        let last = levels.lastIndex { $0 >= loudest - 30 } ?? 0
+        let first = levels.firstIndex { $0 >= loudest - 25 } ?? 0
+        let last = levels.lastIndex { $0 >= loudest - 25 } ?? 0
         self.samples = Array(resampled[(first * block)..<min(resampled.count, (last + 1) * block)])
     }
 
@@ -120,6 +120,8 @@ public struct DevNightBuilder {
             let pool = pools[key]!
             return pool[order[key]![position % pool.count]]
         }
+        // Single snores may come round again in a long night; any other clip is heard at most once a night.
+        func exhausted(_ key: String) -> Bool { key != "snore" && next[key, default: 0] >= pools[key]!.count }
         func place(_ clip: DevNightClip, at start: Double, levelDbfs: Double) -> Double {
             let power = clip.samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(1, clip.samples.count))
             let scale = power > 0 ? Float(SoundSynthesizer.amplitude(dbfs: levelDbfs) / power.squareRoot()) : 0
@@ -129,10 +131,11 @@ public struct DevNightBuilder {
             }
             return start + Double(clip.samples.count) / Double(sampleRate)
         }
-        let available = Self.kinds.filter { pools[$0.0] != nil }
-        let totalWeight = available.reduce(0) { $0 + $1.1 }
         var time = random.uniform(3...15)
-        while time < seconds - 20, totalWeight > 0 {
+        while time < seconds - 20 {
+            let available = Self.kinds.filter { pools[$0.0] != nil && !exhausted($0.0) }
+            let totalWeight = available.reduce(0) { $0 + $1.1 }
+            guard totalWeight > 0 else { break }
             var pick = random.unit() * totalWeight
             var kind = available[0].0
             for (name, weight) in available {
@@ -158,7 +161,7 @@ public struct DevNightBuilder {
             case "cough":
                 // A fit of one to three coughs, labelled as one coughing event.
                 var last = time
-                for _ in 0..<Int(random.uniform(1...3.99)) {
+                for _ in 0..<Int(random.uniform(1...3.99)) where !exhausted("cough") {
                     last = place(draw("cough"), at: last == time ? time : last + random.uniform(0.3...0.9),
                                  levelDbfs: random.uniform(Self.levels["cough"]!))
                 }

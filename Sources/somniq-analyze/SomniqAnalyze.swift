@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct SomniqAnalyze: ParsableCommand {
@@ -13,4 +14,18 @@ struct SomniqAnalyze: ParsableCommand {
         subcommands: [AnalyzeCommand.self, ClassifyCommand.self, CompareCommand.self, EvaluateCommand.self, ExportCommand.self, FitCommand.self, RegressCommand.self,
                       ProfilesCommand.self,
                       ClassesCommand.self, ClipsCommand.self])
+
+    /// Runs the command as ArgumentParser would, then closes every database it opened: the last write is checkpointed
+    /// into the database file and the -wal and -shm files go, so the .sqlite file alone holds everything.
+    static func main() {
+        var failure: (any Error)?
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            failure = error
+        }
+        StoreOpening.closeAll()
+        if let failure { exit(withError: failure) }
+    }
 }

@@ -1,8 +1,12 @@
 import Foundation
 import SomniqStore
 
-/// Opens the database for a command, or reports why not on stderr and exits with status 2.
+/// Opens the database for a command, or reports why not on stderr and exits with status 2; closes what it opened
+/// when the command is done.
 enum StoreOpening {
+    nonisolated(unsafe) private static var opened: [AnalysisStore] = []
+    private static let lock = NSLock()
+
     /// - Parameter existing: the database must already exist (commands that only read results).
     static func open(_ path: String, existing: Bool = false) throws -> AnalysisStore {
         if existing, !FileManager.default.fileExists(atPath: path) {
@@ -10,10 +14,27 @@ enum StoreOpening {
             throw ExitStatus.nothingDone
         }
         do {
-            return try AnalysisStore(path: path)
+            let store = try AnalysisStore(path: path)
+            lock.withLock { opened.append(store) }
+            return store
         } catch {
             Terminal.error(error.description)
             throw ExitStatus.nothingDone
+        }
+    }
+
+    /// Checkpoints and closes every database opened, saying so when another process keeps one from being one file.
+    static func closeAll() {
+        let stores = lock.withLock { defer { opened = [] }; return opened }
+        for store in stores {
+            do {
+                if try !store.close() {
+                    Terminal.error("\(store.path): note: another process has the database open; its last changes stay in "
+                                   + "\(store.path)-wal until that process closes it (copy the database only then)")
+                }
+            } catch {
+                Terminal.error(error.description)
+            }
         }
     }
 }

@@ -1,14 +1,19 @@
 // Fuzz targets, built by scripts/fuzz with libFuzzer (-sanitize=fuzzer -DFUZZING). SOMNIQ_FUZZ_TARGET picks one:
 //   model  - model.json and profiles.json decoding and checking;
-//   audio  - an audio file (mutated WAV/CAF headers and data) through the reader and the feature extractor.
+//   audio  - an audio file (mutated WAV/CAF headers and data) through the reader and the feature extractor;
+//   timeline - arbitrary bytes as a level envelope and window confidences through event finding, bouts and the
+//              timing of episodes under every profile (models/rules, from the repository root).
 // Any input must give a result or a typed error; a trap is a bug, and libFuzzer keeps the input.
 import Foundation
 import SomniqAudio
+import SomniqDetection
 import SomniqFeatures
 import SomniqModel
 
 enum FuzzTarget: String {
-    case model, audio
+    case model, audio, timeline
+
+    nonisolated(unsafe) static let rules = try? ModelBundle.load(path: "models/rules")
 
     static let selected = FuzzTarget(rawValue: ProcessInfo.processInfo.environment["SOMNIQ_FUZZ_TARGET"] ?? "model") ?? .model
 
@@ -44,6 +49,21 @@ enum FuzzTarget: String {
                 if got < block.count { break }
             }
             stream.finish { check($0) }
+        case .timeline:
+            guard let bundle = Self.rules, data.count >= 2 else { return }
+            let bytes = [UInt8](data)
+            let windowCount = Int(bytes[0]) + 1
+            let classCount = bundle.classifier.classes.count
+            let envelope = LevelEnvelope(codes: (0..<(windowCount * 50 + 50)).map { bytes[1 + $0 % (bytes.count - 1)] })
+            let confidences = (0..<(windowCount * classCount)).map { Float(bytes[($0 * 7 + 3) % bytes.count]) / 255 }
+            let timeline = RecordingTimeline(envelope: envelope, model: bundle.classifier, confidences: confidences, windowCount: windowCount)
+            for profile in bundle.profiles.profiles {
+                let result = ProfileRunner.run(profile: profile, bundle: bundle, confidences: confidences, windowCount: windowCount,
+                                               durationSeconds: Double(windowCount) / 2 + 0.5, timeline: timeline)
+                for episode in result.episodes where !(episode.startSeconds <= episode.endSeconds) {
+                    fatalError("episode ends before it starts: \(episode)")
+                }
+            }
         }
     }
 }

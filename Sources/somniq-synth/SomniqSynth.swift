@@ -21,6 +21,11 @@ struct AudioFormatOptions: ParsableArguments {
     @Option(help: "Seed of the random generator.") var seed: UInt64 = 20_261_122
 
     func write(_ samples: [Float], to path: String) throws {
+        try Self.write(samples, to: path, sampleRate: sampleRate, channels: channels, container: container, encoding: encoding)
+    }
+
+    static func write(_ samples: [Float], to path: String, sampleRate: Int, channels: Int = 1,
+                      container: AudioFileWriter.Container = .wav, encoding: AudioFileWriter.Encoding = .pcm16) throws {
         let writer = try AudioFileWriter(path: path, sampleRate: sampleRate, channelCount: channels,
                                          container: container, encoding: encoding)
         let chunk = 65_536
@@ -239,12 +244,10 @@ struct DevNightsCommand: ParsableCommand {
         var bouts = "filename\tonset\toffset\tsnores\n"
         var recordings = "filename\tonset\toffset\trecording\n"
         func n(_ value: Double) -> String { String(format: "%.3f", value) }
-        var format = AudioFormatOptions()
-        format.sampleRate = sampleRate
         for index in 0..<nights {
             let night = builder.night(index)
             let name = "\(prefix)-\(index).wav"
-            try format.write(night.samples, to: (outputDir as NSString).appendingPathComponent(name))
+            try AudioFormatOptions.write(night.samples, to: (outputDir as NSString).appendingPathComponent(name), sampleRate: sampleRate)
             for event in night.events { truth += "\(name)\t\(n(event.onsetSeconds))\t\(n(event.offsetSeconds))\t\(event.label)\n" }
             for bout in night.snoreBouts { bouts += "\(name)\t\(n(bout.onsetSeconds))\t\(n(bout.offsetSeconds))\t\(bout.snores)\n" }
             for recording in night.snoringRecordings {

@@ -1,0 +1,54 @@
+import SomniqFeatures
+import SomniqModel
+import Testing
+@testable import SomniqDetection
+
+@Suite struct RecurringEventTests {
+    /// An envelope (10 ms levels, dBFS) of `seconds` of quiet room at -60 dBFS with loud stretches laid on it.
+    func envelope(seconds: Double, loud: [(Double, Double)], level: Float = -20) -> LevelEnvelope {
+        var envelope = LevelEnvelope()
+        for index in 0..<Int(seconds * 100) {
+            let time = Double(index) / 100
+            envelope.append(dbfs: loud.contains { time >= $0.0 && time < $0.1 } ? level : -60)
+        }
+        return envelope
+    }
+
+    /// A bout whose last event lasts longer than the bout's pace (a long final snore) once made the search for a missed
+    /// snore after it ask for a backwards range, and trapped. It must simply find nothing there.
+    @Test func aLastEventLongerThanThePaceIsNoTrap() {
+        let timing = SoundTiming(envelope: envelope(seconds: 40, loud: [(5, 6), (7, 8), (9, 10), (11, 17)]))
+        let rhythm = EventRhythm(confidence: 0.5, boutGapSec: 10, boutMinEvents: 3)
+        var events = [(5.0, 6.0), (7.0, 8.0), (9.0, 10.0), (11.0, 17.0)].map {
+            RecurringEvent(classIndex: 0, onsetSeconds: $0.0, offsetSeconds: $0.1, peakDbfs: -20, confidence: 0.9)
+        }
+        _ = RecurringEventFinder.groupBouts(&events, rhythm: rhythm, classIndex: 0)
+        let completed = RecurringEventFinder.completeBouts(events, rhythm: rhythm, timing: timing, windowCount: 79, confidence: { _ in 0.9 })
+        #expect(completed.count == 4)
+    }
+
+    /// Events a pace apart are one bout; a gap longer than `boutGapSec` starts another; fewer than `boutMinEvents`
+    /// in a run are events on their own.
+    @Test func boutsFollowThePace() {
+        let rhythm = EventRhythm(confidence: 0.5, boutGapSec: 10, boutMinEvents: 3)
+        var events = [2.0, 6.0, 10.0, 14.0, 40.0, 44.0, 70.0, 74.0, 78.0].map {
+            RecurringEvent(classIndex: 1, onsetSeconds: $0, offsetSeconds: $0 + 1, peakDbfs: -20, confidence: 0.9)
+        }
+        let bouts = RecurringEventFinder.groupBouts(&events, rhythm: rhythm, classIndex: 1)
+        #expect(bouts.map(\.eventCount) == [4, 3])
+        #expect(bouts.map(\.onsetSeconds) == [2, 70])
+        #expect(bouts.map(\.offsetSeconds) == [15, 79])
+        #expect(events.map(\.bout) == [0, 0, 0, 0, nil, nil, 1, 1, 1])
+    }
+
+    /// Any range of time, even an empty or backwards one at the envelope's end, gives an answer rather than a trap.
+    @Test func timingAnswersForAnyRange() {
+        let timing = SoundTiming(envelope: envelope(seconds: 10, loud: [(4, 5)]))
+        #expect(timing.peakDbfs(in: 10...10) != nil)
+        #expect(timing.peakDbfs(in: 3...3) == -60)
+        #expect(timing.span(peakIn: 4.2...4.2, within: 4.2...4.2) != nil)
+        #expect(timing.sounds(in: 20...30, reach: 1, bridgeSeconds: 0.1, minimumSeconds: 0.1).isEmpty)
+        let span = timing.span(peakIn: 3.5...5.5, within: 0...10)!
+        #expect(abs(span.onsetSeconds - 4) <= 0.01 && abs(span.offsetSeconds - 5) <= 0.01, "\(span)")
+    }
+}
