@@ -10,14 +10,18 @@ public struct RecordingTimeline: Sendable {
     public let events: [RecurringEvent]
     /// Bouts of every class with a rhythm, by class then onset.
     public let bouts: [Bout]
+    /// Per class with a rhythm, the longest pause between event onsets within one bout.
+    private let boutGaps: [Int: Double]
 
     public init(envelope: LevelEnvelope, model: ClassifierModel, confidences: [Float], windowCount: Int) {
         timing = SoundTiming(envelope: envelope)
         var events: [RecurringEvent] = []
         var bouts: [Bout] = []
+        var gaps: [Int: Double] = [:]
         let classCount = model.classes.count
         for (classIndex, definition) in model.classes.enumerated() {
             guard let rhythm = definition.events, definition.status != .unsupported else { continue }
+            gaps[classIndex] = rhythm.boutGapSec
             let found = RecurringEventFinder.find(classIndex: classIndex, rhythm: rhythm, confidences: confidences,
                                                   classCount: classCount, windowCount: windowCount, timing: timing)
             events += found.events
@@ -25,6 +29,7 @@ public struct RecordingTimeline: Sendable {
         }
         self.events = events
         self.bouts = bouts
+        boutGaps = gaps
     }
 
     /// `episode` with its start and end moved to the sound's own: for a class with events, the first and last event
@@ -76,19 +81,31 @@ public struct RecordingTimeline: Sendable {
         return result
     }
 
-    /// A rhythmic class's episode cut at its bouts: the alert processor merges activations up to its tier's merge gap
-    /// apart (a minute for snoring), but two bouts of snores with a pause between are two snoring episodes (the pause
-    /// may be one in breathing). Lone events outside the bouts stay with the nearest piece. An episode holding at most
-    /// one bout is returned as it is.
+    /// A rhythmic class's episode cut where its events pause: the alert processor merges activations up to its tier's
+    /// merge gap apart (a minute for snoring and coughs), but two bouts of snores with a pause between are two snoring
+    /// episodes (the pause may be one in breathing), and coughs a minute apart are two coughing spells, not a minute
+    /// of coughing. The pieces are the runs of the class's events whose onsets follow within its `boutGapSec`. An
+    /// episode holding at most one run is returned as it is.
     public func boutEpisodes(_ episode: Episode, confidences: [Float], classCount: Int, windowCount: Int) -> [Episode] {
-        let inside = bouts.filter {
+        guard let gap = boutGaps[episode.classIndex] else { return [episode] }
+        let inside = events.filter {
             $0.classIndex == episode.classIndex && $0.offsetSeconds > episode.startSeconds && $0.onsetSeconds < episode.endSeconds
         }
-        guard inside.count > 1 else { return [episode] }
-        return inside.enumerated().map { position, bout in
+        var runs: [(start: Double, end: Double)] = []
+        var previousOnset = -Double.infinity
+        for event in inside {
+            if !runs.isEmpty, event.onsetSeconds - previousOnset <= gap {
+                runs[runs.count - 1].end = max(runs[runs.count - 1].end, event.offsetSeconds)
+            } else {
+                runs.append((event.onsetSeconds, event.offsetSeconds))
+            }
+            previousOnset = event.onsetSeconds
+        }
+        guard runs.count > 1 else { return [episode] }
+        return runs.enumerated().map { position, run in
             var piece = episode
-            piece.startSeconds = position == 0 ? min(episode.startSeconds, bout.onsetSeconds) : bout.onsetSeconds
-            piece.endSeconds = position == inside.count - 1 ? max(episode.endSeconds, bout.offsetSeconds) : bout.offsetSeconds
+            piece.startSeconds = position == 0 ? min(episode.startSeconds, run.start) : run.start
+            piece.endSeconds = position == runs.count - 1 ? max(episode.endSeconds, run.end) : run.end
             if position > 0 { piece.suppressedCount = 0 }
             let first = AnalysisGrid.windowIndex(atSeconds: max(0, piece.startSeconds - AnalysisGrid.windowSeconds))
             let last = min(windowCount - 1, AnalysisGrid.windowIndex(atSeconds: piece.endSeconds))
