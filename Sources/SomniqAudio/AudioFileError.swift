@@ -4,6 +4,8 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
     case notFound(path: String)
     case brokenLink(path: String)
     case isDirectory(path: String)
+    /// A FIFO, socket or device: opening it could block forever, and it is no recording.
+    case notARegularFile(path: String, kind: String)
     case permissionDenied(path: String)
     /// libsndfile refused the file; `reason` is libsndfile's own message.
     case cannotOpen(path: String, reason: String)
@@ -20,7 +22,8 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
 
     public var path: String {
         switch self {
-        case .notFound(let path), .brokenLink(let path), .isDirectory(let path), .permissionDenied(let path),
+        case .notFound(let path), .brokenLink(let path), .isDirectory(let path), .notARegularFile(let path, _),
+             .permissionDenied(let path),
              .cannotOpen(let path, _), .empty(let path), .unsupportedSampleRate(let path, _),
              .truncated(let path, _, _), .nonFiniteSamples(let path, _), .readFailed(let path, _),
              .cannotCreate(let path, _), .writeFailed(let path, _), .interrupted(let path):
@@ -34,6 +37,7 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
         case .notFound: "not-found"
         case .brokenLink: "broken-link"
         case .isDirectory: "is-directory"
+        case .notARegularFile: "not-a-regular-file"
         case .permissionDenied: "permission-denied"
         case .cannotOpen: "not-audio"
         case .empty: "empty"
@@ -56,6 +60,8 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
             return "a symbolic link to a file that does not exist; fix or remove the link"
         case .isDirectory:
             return "is a directory, not an audio file"
+        case .notARegularFile(_, let kind):
+            return "is \(kind), not a regular file; only regular files (or links to them) are read, so it was skipped"
         case .permissionDenied:
             return "permission denied; make the file readable (chmod +r) and retry"
         case .cannotOpen(_, let reason):

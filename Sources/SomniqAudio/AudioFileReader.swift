@@ -32,6 +32,19 @@ public final class AudioFileReader {
             throw .notFound(path: path)
         }
         if isDirectory.boolValue { throw .isDirectory(path: path) }
+        // Only regular files (links followed): opening a FIFO for reading blocks until a writer comes, forever.
+        var status = stat()
+        if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+            let kind: String
+            switch status.st_mode & S_IFMT {
+            case S_IFIFO: kind = "a FIFO (named pipe)"
+            case S_IFSOCK: kind = "a socket"
+            case S_IFCHR: kind = "a character device"
+            case S_IFBLK: kind = "a block device"
+            default: kind = "not a regular file"
+            }
+            throw .notARegularFile(path: path, kind: kind)
+        }
         guard manager.isReadableFile(atPath: path) else { throw .permissionDenied(path: path) }
 
         var info = SF_INFO()

@@ -41,7 +41,10 @@ public struct ClipCutter {
     public init(margin: Double) { self.margin = margin }
 
     /// Cuts every excerpt of one recording into `folder`, as WAV (32-bit float, the recording's own rate and channels).
-    public func cut(recordingPath: String, excerpts: [Excerpt], into folder: String) throws(AudioFileError) -> [Clip] {
+    /// Files are named `<UTC start>_r<recording id>_<class>_<kind>-<n>.wav` (the class reduced to letters, digits, `_`
+    /// and `-`, so no name leaves the folder), unique per recording; a name already taken gets `~2`, `~3`, ...:
+    /// nothing is overwritten, and every clip returned was written.
+    public func cut(recordingPath: String, recordingID: Int64, excerpts: [Excerpt], into folder: String) throws(AudioFileError) -> [Clip] {
         let reader = try AudioFileReader(path: recordingPath)
         let rate = Double(reader.format.sampleRate)
         var clips: [Clip] = []
@@ -50,7 +53,13 @@ public struct ClipCutter {
             let first = max(0, Int64(((excerpt.startSeconds - margin) * rate).rounded(.down)))
             let last = min(reader.format.frameCount, Int64(((excerpt.endSeconds + margin) * rate).rounded(.up)))
             guard last > first else { continue }
-            let name = "\(Self.compact(excerpt.startUTC))_\(excerpt.classID)_\(excerpt.kind)-\(index + 1).wav"
+            let stem = "\(Self.compact(excerpt.startUTC))_r\(recordingID)_\(Self.safe(excerpt.classID))_\(Self.safe(excerpt.kind))-\(index + 1)"
+            var name = stem + ".wav"
+            var copy = 1
+            while FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent(name)) {
+                copy += 1
+                name = "\(stem)~\(copy).wav"
+            }
             let path = (folder as NSString).appendingPathComponent(name)
             try reader.seek(toFrame: first)
             let writer = try AudioFileWriter(path: path, sampleRate: reader.format.sampleRate, channelCount: reader.format.channelCount,
@@ -65,6 +74,14 @@ public struct ClipCutter {
             clips.append(Clip(file: name, excerpt: excerpt, clipStartSeconds: Double(first) / rate, clipSeconds: Double(last - first) / rate))
         }
         return clips
+    }
+
+    /// `text` with everything but ASCII letters, digits, `_` and `-` replaced by `_`: a file name part that cannot
+    /// climb out of its folder or split a line.
+    static func safe(_ text: String) -> String {
+        String(text.unicodeScalars.map { scalar in
+            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || scalar == "_" || scalar == "-") ? Character(scalar) : "_"
+        })
     }
 
     /// `2026-11-21T23:18:30.500Z` as `20261121T231830Z`, for file names that sort by time.

@@ -66,7 +66,7 @@ struct ClipsCommand: ParsableCommand {
             let chosen = excerpts.filter { soundClass == nil || $0.classID == soundClass }
             guard !chosen.isEmpty else { continue }
             do {
-                written += try cutter.cut(recordingPath: record.path, excerpts: chosen, into: output).map { (record.path, $0) }
+                written += try cutter.cut(recordingPath: record.path, recordingID: id, excerpts: chosen, into: output).map { (record.path, $0) }
             } catch {
                 failures += 1
                 Terminal.error("\(error.description) (recording \(id) in \(db); was the file moved? analysing it again records its new place)")

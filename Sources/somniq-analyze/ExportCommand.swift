@@ -36,9 +36,21 @@ struct ExportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("File to write (default: stdout).", valueName: "path"))
     var output: String?
 
+    @Flag(help: "Replace --output even if it exists and is not an earlier export of this format.")
+    var force = false
+
     func run() throws {
         let store = try StoreOpening.open(db, existing: true)
         let ids = try RecordingSelection.resolve(recording, store: store, db: db)
+        if let output {
+            do {
+                try OutputSafety.check(output, database: db, recordings: try store.recordings().map(\.path), force: force,
+                                       isOurs: format.looksLikeOurs)
+            } catch let refusal as OutputSafety.Refusal {
+                Terminal.error(refusal.description)
+                throw ExitStatus.nothingDone
+            }
+        }
         do {
             let text = try Exporter(store: store).export(recordings: ids, what: what, profile: profile, format: format)
             if let output {
