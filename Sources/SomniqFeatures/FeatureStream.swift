@@ -48,6 +48,14 @@ public final class FeatureStream {
         block = [Float](repeating: 0, count: extractor.grid.maximumBlockLength)
     }
 
+    /// Makes room for the envelope of a recording of `frames` samples at once, so that a long night's envelope is
+    /// not copied each time it outgrows its storage (which would briefly hold it up to three times over).
+    /// At most two days' worth: a header may promise far more audio than the file holds.
+    public func reserveEnvelope(frames: Int64) {
+        let seconds = min(max(0, frames) / Int64(max(1, sourceSampleRate)), 48 * 3600)
+        envelope.reserveCapacity(Int(seconds) * LevelEnvelope.rateHz + LevelEnvelope.rateHz)
+    }
+
     /// Features that a recording at `sampleRate` cannot give: those reading above its Nyquist frequency.
     public static func missingFeatures(sampleRate: Int) -> [FeatureID] {
         let nyquist = Float(sampleRate) / 2

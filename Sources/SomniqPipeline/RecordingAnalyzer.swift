@@ -34,6 +34,7 @@ public struct RecordingAnalyzer: Sendable {
         let expectedWindows = AnalysisGrid(sampleRate: format.sampleRate).windowCount(frameCount: format.frameCount)
         var accumulator = WindowAccumulator(analyzer: self, sampleRate: format.sampleRate, expectedWindows: expectedWindows,
                                             spool: spoolFeatures ? FeatureSpool(width: FeatureID.count) : nil)
+        accumulator.stream.reserveEnvelope(frames: format.frameCount)
         let chunkLength = AnalysisGrid(sampleRate: format.sampleRate).maximumBlockLength
         var chunk = [Float](repeating: 0, count: chunkLength)
         var chunks: Int64 = 0

@@ -198,11 +198,14 @@ public final class AnalysisStore: Sendable {
             .flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
         data.fileSize = record.fileSize
         data.fileModified = record.fileModified
-        if let levels = try read({ db in
-            try Data.fetchOne(db, sql: "SELECT levels FROM recording_envelopes WHERE recording_id = ?", arguments: [id])
-        }) {
-            data.envelope = LevelEnvelope(codes: [UInt8](levels))
+        let levels = try read { db in
+            var codes: [UInt8] = []
+            let chunks = try Data.fetchCursor(db, sql: "SELECT levels FROM recording_envelopes WHERE recording_id = ? ORDER BY chunk",
+                                              arguments: [id])
+            while let chunk = try chunks.next() { codes.append(contentsOf: chunk) }
+            return codes
         }
+        if !levels.isEmpty { data.envelope = LevelEnvelope(codes: levels) }
         return data
     }
 
@@ -429,10 +432,19 @@ public final class AnalysisStore: Sendable {
         }
     }
 
+    /// The envelope is stored an hour a row.
+    static let envelopeChunkSeconds = 3600
+
     private func insertTimeline(_ db: Database, _ data: RecordingData, recordingID: Int64) throws {
         guard !data.envelope.isEmpty else { return }
-        try db.execute(sql: "INSERT INTO recording_envelopes (recording_id, rate_hz, levels) VALUES (?, ?, ?)",
-                       arguments: [recordingID, LevelEnvelope.rateHz, Data(data.envelope.codes)])
+        let chunkLength = Self.envelopeChunkSeconds * LevelEnvelope.rateHz
+        let envelopeStatement = try db.cachedStatement(sql: """
+            INSERT INTO recording_envelopes (recording_id, chunk, rate_hz, levels) VALUES (?, ?, ?, ?)
+            """)
+        for (chunk, start) in stride(from: 0, to: data.envelope.count, by: chunkLength).enumerated() {
+            let levels = data.envelope.codes[start..<min(data.envelope.count, start + chunkLength)]
+            try envelopeStatement.execute(arguments: [recordingID, chunk, LevelEnvelope.rateHz, Data(levels)])
+        }
         guard let timeline = data.timeline else { return }
         func utc(_ offset: Double) -> String {
             UTCTimestamp.format(milliseconds: UTCTimestamp.milliseconds(startMilliseconds: data.startMilliseconds, offsetSeconds: offset))

@@ -119,12 +119,15 @@ enum Schema {
         migrator.registerMigration("v4-sound-timing") { db in
             // The loudest 10 ms of an episode (dBFS over the analysis band), now that episodes are timed to the sound.
             try db.alter(table: "episodes") { table in table.add(column: "peak_dbfs", .double) }
-            // The recording's level every 10 ms: one byte each, dBFS = level / 2 - 127.5. Profiles added later time
-            // their episodes from it without decoding the audio again.
+            // The recording's level every 10 ms: one byte each, dBFS = level / 2 - 127.5, an hour (360,000 values) a
+            // row so that no write or read holds a whole night's in one piece. Profiles added later time their
+            // episodes from it without decoding the audio again.
             try db.create(table: "recording_envelopes") { table in
-                table.primaryKey("recording_id", .integer).references("recordings", onDelete: .cascade)
+                table.column("recording_id", .integer).notNull().references("recordings", onDelete: .cascade)
+                table.column("chunk", .integer).notNull()  // hour of the recording, from 0
                 table.column("rate_hz", .integer).notNull()
                 table.column("levels", .blob).notNull()
+                table.primaryKey(["recording_id", "chunk"])
             }
             // Separate, recurring sounds of the classes that come that way (snores, coughs), and their bouts.
             try db.create(table: "sound_events") { table in
