@@ -30,7 +30,7 @@ public enum DCASETable {
                 throw .malformed(path: path, line: number + 1, reason: "onset and offset must be seconds with 0 ≤ onset ≤ offset")
             }
             guard !fields[3].isEmpty else { throw .malformed(path: path, line: number + 1, reason: "empty event label") }
-            events.append(SoundEvent(file: fields[0], onset: onset, offset: offset, label: fields[3]))
+            events.append(SoundEvent(file: unescape(fields[0]), onset: onset, offset: offset, label: unescape(fields[3])))
         }
         return events
     }
@@ -39,10 +39,54 @@ public enum DCASETable {
         try parse(try String(contentsOfFile: path, encoding: .utf8), path: path)
     }
 
-    /// The table for `events`, with a header, times to the millisecond.
+    /// The table for `events`, with a header, times to the millisecond. A tab, line break or backslash in a file name
+    /// or label is written as `\t`, `\n`, `\r` or `\\` (and read back so by `parse`): one event is always one row of
+    /// four columns.
     public static func format(_ events: [SoundEvent]) -> String {
         header + "\n" + events.map {
-            "\($0.file)\t\(String(format: "%.3f", $0.onset))\t\(String(format: "%.3f", $0.offset))\t\($0.label)\n"
+            "\(escape($0.file))\t\(String(format: "%.3f", $0.onset))\t\(String(format: "%.3f", $0.offset))\t\(escape($0.label))\n"
         }.joined()
+    }
+
+    /// `text` with the characters that would break a row escaped.
+    static func escape(_ text: String) -> String {
+        guard text.contains(where: { $0 == "\\" || $0 == "\t" || $0.isNewline }) else { return text }
+        var result = ""
+        for character in text {
+            switch character {
+            case "\\": result += "\\\\"
+            case "\t": result += "\\t"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\r\n": result += "\\r\\n"
+            default: result.append(character.isNewline ? " " : character)
+            }
+        }
+        return result
+    }
+
+    /// The inverse of `escape`: `\t`, `\n`, `\r` and `\\` are read back; any other backslash stays as it is.
+    static func unescape(_ text: String) -> String {
+        guard text.contains("\\") else { return text }
+        var result = ""
+        var escaping = false
+        for character in text {
+            if escaping {
+                switch character {
+                case "t": result += "\t"
+                case "n": result += "\n"
+                case "r": result += "\r"
+                case "\\": result += "\\"
+                default: result += "\\" + String(character)  // not one of ours (a Windows path): kept as written
+                }
+                escaping = false
+            } else if character == "\\" {
+                escaping = true
+            } else {
+                result.append(character)
+            }
+        }
+        if escaping { result += "\\" }
+        return result
     }
 }
