@@ -36,14 +36,16 @@ let package = Package(
         ]),
         .target(name: "SomniqEvaluation"),
         .target(name: "SomniqFit", dependencies: ["SomniqFeatures", "SomniqModel"]),
+        // Exports and the byte-level writers they share with the reports (CSV, streamed JSON, label tables).
+        .target(name: "SomniqReports", dependencies: ["SomniqStore", "SomniqEvaluation"]),
         .target(name: "SomniqPipeline", dependencies: [
             "SomniqAudio", "SomniqFeatures", "SomniqModel", "SomniqDetection", "SomniqStore", "SomniqEvaluation", "SomniqFit",
-            "SomniqSynth", .product(name: "CSV", package: "CSV.swift"),
+            "SomniqSynth", "SomniqReports",
         ]),
         .target(name: "SomniqSynth", dependencies: ["SomniqAudio", "SomniqFeatures"]),
 
         .executableTarget(name: "somniq-analyze", dependencies: [
-            "SomniqPipeline", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "SomniqPipeline", "SomniqReports", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "somniq-fuzz", dependencies: ["SomniqAudio", "SomniqFeatures", "SomniqModel", "SomniqDetection"]),
         .executableTarget(name: "somniq-bench", dependencies: ["CFFTW", "SomniqAudio", "SomniqFeatures", "SomniqModel", "SomniqPipeline"]),
@@ -55,10 +57,11 @@ let package = Package(
         .testTarget(name: "SomniqFeaturesTests", dependencies: ["SomniqFeatures", "SomniqSynth"]),
         .testTarget(name: "SomniqModelTests", dependencies: ["SomniqModel", "SomniqSynth"]),
         .testTarget(name: "SomniqDetectionTests", dependencies: ["SomniqDetection", "SomniqSynth"]),
-        .testTarget(name: "SomniqStoreTests", dependencies: ["SomniqStore"]),
+        .testTarget(name: "SomniqStoreTests", dependencies: ["SomniqStore", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "SomniqEvaluationTests", dependencies: ["SomniqEvaluation"]),
         .testTarget(name: "SomniqFitTests", dependencies: ["SomniqFit"]),
         .testTarget(name: "SomniqPipelineTests", dependencies: ["SomniqPipeline", "SomniqSynth"]),
+        .testTarget(name: "SomniqReportsTests", dependencies: ["SomniqReports", .product(name: "CSV", package: "CSV.swift")]),
         .testTarget(name: "EndToEndTests", dependencies: [
             "somniq-analyze", "somniq-synth", "somniq-fuzz", "SomniqSynth", "SomniqEvaluation",
             .product(name: "GRDB", package: "GRDB.swift"), .product(name: "CSV", package: "CSV.swift"),

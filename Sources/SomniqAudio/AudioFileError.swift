@@ -2,11 +2,16 @@
 /// through `description`, what the user can do about it.
 public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible {
     case notFound(path: String)
+    /// The file's name is not valid UTF-8: it reached the tool with U+FFFD in place of the bytes that are not, and
+    /// no file has that name.
+    case nameNotUTF8(path: String)
     case brokenLink(path: String)
     case isDirectory(path: String)
     /// A FIFO, socket or device: opening it could block forever, and it is no recording.
     case notARegularFile(path: String, kind: String)
     case permissionDenied(path: String)
+    /// The process (or the system) has as many files open as it may: nothing is wrong with the file.
+    case tooManyOpenFiles(path: String)
     /// libsndfile refused the file; `reason` is libsndfile's own message.
     case cannotOpen(path: String, reason: String)
     case empty(path: String)
@@ -22,8 +27,8 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
 
     public var path: String {
         switch self {
-        case .notFound(let path), .brokenLink(let path), .isDirectory(let path), .notARegularFile(let path, _),
-             .permissionDenied(let path),
+        case .notFound(let path), .nameNotUTF8(let path), .brokenLink(let path), .isDirectory(let path), .notARegularFile(let path, _),
+             .permissionDenied(let path), .tooManyOpenFiles(let path),
              .cannotOpen(let path, _), .empty(let path), .unsupportedSampleRate(let path, _),
              .truncated(let path, _, _), .nonFiniteSamples(let path, _), .readFailed(let path, _),
              .cannotCreate(let path, _), .writeFailed(let path, _), .interrupted(let path):
@@ -35,10 +40,12 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
     public var code: String {
         switch self {
         case .notFound: "not-found"
+        case .nameNotUTF8: "name-not-utf8"
         case .brokenLink: "broken-link"
         case .isDirectory: "is-directory"
         case .notARegularFile: "not-a-regular-file"
         case .permissionDenied: "permission-denied"
+        case .tooManyOpenFiles: "too-many-open-files"
         case .cannotOpen: "not-audio"
         case .empty: "empty"
         case .unsupportedSampleRate: "unsupported-sample-rate"
@@ -56,6 +63,9 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
         switch self {
         case .notFound:
             return "no such file; check the path"
+        case .nameNotUTF8:
+            return "the file name is not valid UTF-8 (shown with \u{FFFD} for the bytes that are not), so it cannot be "
+                + "opened by name; rename the file to UTF-8 (for example with convmv) and retry"
         case .brokenLink:
             return "a symbolic link to a file that does not exist; fix or remove the link"
         case .isDirectory:
@@ -64,6 +74,9 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
             return "is \(kind), not a regular file; only regular files (or links to them) are read, so it was skipped"
         case .permissionDenied:
             return "permission denied; make the file readable (chmod +r) and retry"
+        case .tooManyOpenFiles:
+            return "too many open files (the limit on open files was reached, nothing is wrong with this file); "
+                + "raise the limit (ulimit -n), use fewer --jobs, and retry"
         case .cannotOpen(_, let reason):
             return "not a readable audio file (libsndfile: \(reason)); convert it to WAV, CAF or FLAC"
         case .empty:

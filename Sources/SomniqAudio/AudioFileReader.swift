@@ -21,6 +21,16 @@ public final class AudioFileReader {
     public static let largestPlausibleSample: Float = 10_000
     private var digestValid = true
 
+    /// The error for an `open(2)` failure of `path` (errno `code`).
+    public static func openFailure(path: String, errno code: Int32) -> AudioFileError {
+        switch code {
+        case EMFILE, ENFILE: .tooManyOpenFiles(path: path)
+        case EACCES, EPERM: .permissionDenied(path: path)
+        case ENOENT: .notFound(path: path)
+        default: .cannotOpen(path: path, reason: String(cString: strerror(code)))
+        }
+    }
+
     /// Opens `path` for reading; checks existence, type and permissions first so that the
     /// error says what is really wrong rather than libsndfile's generic message.
     public init(path: String) throws(AudioFileError) {
@@ -29,6 +39,7 @@ public final class AudioFileReader {
         let manager = FileManager.default
         guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
             if (try? manager.destinationOfSymbolicLink(atPath: path)) != nil { throw .brokenLink(path: path) }
+            if path.unicodeScalars.contains("\u{FFFD}") { throw .nameNotUTF8(path: path) }
             throw .notFound(path: path)
         }
         if isDirectory.boolValue { throw .isDirectory(path: path) }
@@ -46,9 +57,16 @@ public final class AudioFileReader {
             throw .notARegularFile(path: path, kind: kind)
         }
         guard manager.isReadableFile(atPath: path) else { throw .permissionDenied(path: path) }
+        // Open it once ourselves, so that a limit on open files is named as such (libsndfile would call the file
+        // "not audio"), as is a permission the check above could not see.
+        let probe = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard probe >= 0 else { throw Self.openFailure(path: path, errno: errno) }
+        close(probe)
 
         var info = SF_INFO()
         guard let handle = sf_open(path, Int32(SFM_READ), &info) else {
+            let failure = errno
+            if failure == EMFILE || failure == ENFILE { throw .tooManyOpenFiles(path: path) }
             let reason = String(cString: sf_strerror(nil))
             if let size = (try? manager.attributesOfItem(atPath: path))?[.size] as? Int, size == 0 {
                 throw .empty(path: path)

@@ -20,6 +20,13 @@ public enum AudacityLabels {
 
     /// Labels as an Audacity label track, times to the microsecond as Audacity writes them.
     public static func format(_ events: [SoundEvent]) -> String {
-        events.map { "\(String(format: "%.6f", $0.onset))\t\(String(format: "%.6f", $0.offset))\t\($0.label)\n" }.joined()
+        events.map(line).joined()
+    }
+
+    /// One label: start, end and text, tab-separated. Audacity has no escapes, so a tab or line break in the text
+    /// (which would split the label or start a new one) becomes a space.
+    public static func line(_ event: SoundEvent) -> String {
+        let label = String(event.label.map { $0 == "\t" || $0.isNewline ? " " : $0 })
+        return "\(String(format: "%.6f", event.onset))\t\(String(format: "%.6f", event.offset))\t\(label)\n"
     }
 }

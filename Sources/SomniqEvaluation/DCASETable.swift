@@ -43,9 +43,12 @@ public enum DCASETable {
     /// or label is written as `\t`, `\n`, `\r` or `\\` (and read back so by `parse`): one event is always one row of
     /// four columns.
     public static func format(_ events: [SoundEvent]) -> String {
-        header + "\n" + events.map {
-            "\(escape($0.file))\t\(String(format: "%.3f", $0.onset))\t\(String(format: "%.3f", $0.offset))\t\(escape($0.label))\n"
-        }.joined()
+        header + "\n" + events.map(line).joined()
+    }
+
+    /// One event's row.
+    public static func line(_ event: SoundEvent) -> String {
+        "\(escape(event.file))\t\(String(format: "%.3f", event.onset))\t\(String(format: "%.3f", event.offset))\t\(escape(event.label))\n"
     }
 
     /// `text` with the characters that would break a row escaped.

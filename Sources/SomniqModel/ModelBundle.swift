@@ -59,8 +59,16 @@ public struct ModelBundle: Sendable {
         throw .notFound(path: "models/default", searched: candidates)
     }
 
+    /// The largest model or profiles file read (the shipped model.json is about 1 MB): a bigger one is refused before
+    /// it is read, so a stray or crafted file cannot take the memory of a run.
+    public static let maximumFileBytes = 16 << 20
+
     static func decode<Value: Decodable>(path: String) throws(ModelError) -> Value {
         let data: Data
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > maximumFileBytes {
+            throw .unreadable(path: path, reason: "\(size / (1 << 20)) MB is more than a model file may hold (\(maximumFileBytes >> 20) MB); "
+                              + "is this the right file?")
+        }
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
@@ -70,6 +78,10 @@ public struct ModelBundle: Sendable {
         do {
             return try JSONDecoder().decode(Value.self, from: data)
         } catch let DecodingError.dataCorrupted(context) where context.codingPath.isEmpty {
+            if let (number, line) = outOfRangeNumber(in: data) {
+                throw .invalid(path: path, field: "line \(line)",
+                               reason: "the number \(number) is out of range (a model's numbers lie within ±3.4e38)")
+            }
             throw .invalidJSON(path: path, reason: context.underlyingError.map { "\($0)" } ?? context.debugDescription)
         } catch let DecodingError.dataCorrupted(context) {
             throw .invalid(path: path, field: describe(codingPath: context.codingPath), reason: context.debugDescription)
@@ -82,6 +94,20 @@ public struct ModelBundle: Sendable {
         } catch {
             throw .invalidJSON(path: path, reason: "\(error)")
         }
+    }
+
+    /// The first number in a JSON text too large for a Float (the JSON parser calls such a file invalid, which
+    /// hides the cause), with its line.
+    static func outOfRangeNumber(in data: Data) -> (String, Int)? {
+        let text = String(decoding: data, as: UTF8.self)
+        guard let pattern = try? NSRegularExpression(pattern: #"-?[0-9]+(\.[0-9]+)?[eE][+-]?[0-9]+|-?[0-9]{40,}"#) else { return nil }
+        for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+            guard let range = Range(match.range, in: text) else { continue }
+            let token = String(text[range])
+            if let value = Double(token), abs(value) <= Double(Float.greatestFiniteMagnitude) { continue }
+            return (token, text[..<range.lowerBound].reduce(1) { $1 == "\n" ? $0 + 1 : $0 })
+        }
+        return nil
     }
 
     /// The alert rules of `profile`, one per class in model order; `nil` for classes of tier `none`.

@@ -105,10 +105,23 @@ public struct SoundClassDefinition: Codable, Equatable, Sendable {
         case id, tier, status, description, bandHz, maxConfidence, all, any, none, paths, score, backstop, adjust, events
     }
 
+    /// Whether `id` is safe as a file-name part, a CSV column, a label and a SQL value without quoting:
+    /// 1-64 of `a-z`, `0-9` and `_`, starting with a letter (every SoundAnalysis class name is one).
+    public static func isSafeIdentifier(_ id: String) -> Bool {
+        guard let first = id.utf8.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first), id.utf8.count <= 64 else { return false }
+        return id.utf8.allSatisfy { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+            || $0 == UInt8(ascii: "_") }
+    }
+
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(String.self, forKey: .id)
+        guard Self.isSafeIdentifier(id) else {
+            throw DecodingError.dataCorruptedError(forKey: .id, in: container, debugDescription:
+                "class id \(id.debugDescription) is not a plain identifier: use 1-64 lowercase letters, digits and '_', starting "
+                + "with a letter (ids name files, columns and labels)")
+        }
         tier = try container.decode(AlertTier.self, forKey: .tier)
         status = try container.decode(Status.self, forKey: .status)
         description = try container.decodeIfPresent(String.self, forKey: .description) ?? ""

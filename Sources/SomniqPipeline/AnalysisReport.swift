@@ -7,7 +7,7 @@ public enum AnalysisReport {
     public static func text(_ data: RecordingData, results: [ProfileResult], detectionFloor: Float) -> String {
         let summary = ClassificationSummary(data, detectionFloor: detectionFloor)
         let start = UTCTimestamp.format(milliseconds: data.startMilliseconds)
-        var text = "\(data.path)\n"
+        var text = "\(Formatting.printable(data.path))\n"
         text += "  \(Formatting.clock(data.durationSeconds)) (\(Formatting.fixed(data.durationSeconds, 1)) s), "
             + "\(data.container) \(data.encoding), \(data.sampleRate) Hz, \(data.channelCount) ch, \(data.windowCount) windows\n"
         text += "  start \(start) (from \(data.startSource)); \(summary.headline)\n"

@@ -133,7 +133,8 @@ public final class BatchAnalyzer: @unchecked Sendable {
             } catch {
                 if case .interrupted = error { return nil }
                 try store.saveFailure(filePath: path, code: error.code, message: error.reason)
-                return .failed(path: path, code: error.code, reason: error.reason)
+                let kept = try store.recordingID(forPath: path) != nil
+                return .failed(path: path, code: error.code, reason: error.reason + (kept ? " (the earlier analysis of this file is kept)" : ""))
             }
             lock.withLock { progress.audioSeconds += data.durationSeconds }
             let results = analyzer.runProfiles(profiles, on: data)

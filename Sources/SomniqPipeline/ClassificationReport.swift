@@ -1,6 +1,6 @@
-import CSV
 import Foundation
 import SomniqModel
+import SomniqReports
 import SomniqStore
 
 /// The `classify` output in its three formats.
@@ -31,7 +31,7 @@ public enum ClassificationReport {
     public static func table(_ files: [File]) -> String {
         var text = ""
         for file in files {
-            text += "\(file.data.path): \(Formatting.fixed(file.data.durationSeconds, 1)) s, \(file.summary.headline)\n"
+            text += "\(Formatting.printable(file.data.path)): \(Formatting.fixed(file.data.durationSeconds, 1)) s, \(file.summary.headline)\n"
             if !file.data.undetectableClasses.isEmpty {
                 text += "  not detectable at \(file.data.sampleRate) Hz: \(file.data.undetectableClasses.joined(separator: ", "))\n"
             }
@@ -93,45 +93,20 @@ public enum ClassificationReport {
     public static func csv(_ files: [File]) throws -> String {
         let featureIDs = files.first(where: \.includeFeatures)?.data.featureIDs ?? []
         return try CSVText.make { writer in
-            try writer.write(row: ["record", "file", "window", "start_s", "end_s", "class", "confidence", "seconds"] + featureIDs)
+            writer.write(row: ["record", "file", "window", "start_s", "end_s", "class", "confidence", "seconds"] + featureIDs)
             for file in files {
                 for window in file.summary.windows {
                     let features = file.includeFeatures ? file.features(window: window.index).map { CSVText.number($0) } : []
-                    try writer.write(row: ["window", file.data.path, String(window.index), CSVText.number(window.startSeconds),
+                    writer.write(row: ["window", file.data.path, String(window.index), CSVText.number(window.startSeconds),
                                            CSVText.number(window.endSeconds), window.topClass,
                                            CSVText.number(window.confidence), ""] + features
                                      + Array(repeating: "", count: featureIDs.count - features.count))
                 }
                 for (label, seconds) in file.rankedClasses {
-                    try writer.write(row: [label == file.summary.dominantClass ? "dominant" : "summary", file.data.path, "", "", "",
+                    writer.write(row: [label == file.summary.dominantClass ? "dominant" : "summary", file.data.path, "", "", "",
                                            label, "", CSVText.number(seconds)] + Array(repeating: "", count: featureIDs.count))
                 }
             }
         }
-    }
-}
-
-/// RFC 4180 CSV (CRLF line ends, quoting where needed) through CSV.swift.
-public enum CSVText {
-    public static func make(_ body: (CSVWriter) throws -> Void) throws -> String {
-        let writer = try CSVWriter(stream: .toMemory(), newline: .crlf)
-        try body(writer)
-        writer.stream.close()
-        let data = writer.stream.property(forKey: .dataWrittenToMemoryStreamKey) as? Data ?? Data()
-        var text = String(decoding: data, as: UTF8.self)
-        if !text.isEmpty, !text.hasSuffix("\r\n") { text += "\r\n" }
-        return text
-    }
-
-    /// Shortest round-tripping decimal form, locale-free.
-    public static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
-    }
-
-    /// Shortest decimal that reads back as the same `Float` (0.3, not 0.30000001192092896); an empty cell for a
-    /// missing value (NaN).
-    public static func number(_ value: Float) -> String {
-        guard !value.isNaN else { return "" }
-        return value == value.rounded() && abs(value) < 1e7 ? String(Int64(value)) : String(value)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SomniqAudio
+import SomniqReports
 import SomniqStore
 
 /// Cuts the audio of episodes or alerts out of their original recordings into short WAV files, with an
@@ -93,11 +94,11 @@ public struct ClipCutter {
     /// The index of written clips, RFC 4180 CSV.
     public static func index(_ clips: [(recording: String, clip: Clip)]) throws -> String {
         try CSVText.make { writer in
-            try writer.write(row: ["file", "recording", "class", "tier", "kind", "profile", "start_utc", "start_offset_s", "end_offset_s",
+            writer.write(row: ["file", "recording", "class", "tier", "kind", "profile", "start_utc", "start_offset_s", "end_offset_s",
                                    "clip_start_offset_s", "clip_seconds"])
             for (recording, clip) in clips {
                 let e = clip.excerpt
-                try writer.write(row: [clip.file, recording, e.classID, e.tier, e.kind, e.profile, e.startUTC, CSVText.number(e.startSeconds),
+                writer.write(row: [clip.file, recording, e.classID, e.tier, e.kind, e.profile, e.startUTC, CSVText.number(e.startSeconds),
                                        CSVText.number(e.endSeconds), CSVText.number(clip.clipStartSeconds), CSVText.number(clip.clipSeconds)])
             }
         }

@@ -1,6 +1,7 @@
 import Foundation
 import SomniqEvaluation
 import SomniqFit
+import SomniqReports
 
 /// The `evaluate` output in its three formats.
 public enum EvaluationReport {
@@ -87,10 +88,10 @@ public enum EvaluationReport {
 
     public static func eventsCSV(_ evaluation: EventEvaluation) throws -> String {
         try CSVText.make { writer in
-            try writer.write(row: csvHeader)
+            writer.write(row: csvHeader)
             for profile in evaluation.profiles {
-                for row in csvRows(profile: profile.profile, metric: "segment", profile.segmentBased) { try writer.write(row: row) }
-                for row in csvRows(profile: profile.profile, metric: "event", profile.eventBased) { try writer.write(row: row) }
+                for row in csvRows(profile: profile.profile, metric: "segment", profile.segmentBased) { writer.write(row: row) }
+                for row in csvRows(profile: profile.profile, metric: "event", profile.eventBased) { writer.write(row: row) }
             }
         }
     }
@@ -160,9 +161,9 @@ public enum EvaluationReport {
 
     public static func clipsCSV(_ evaluation: ClipEvaluation) throws -> String {
         try CSVText.make { writer in
-            try writer.write(row: csvHeader)
+            writer.write(row: csvHeader)
             for row in csvRows(profile: "", metric: "clip", clipScores(evaluation)) where row[2] != "overall" {
-                try writer.write(row: row)
+                writer.write(row: row)
             }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SomniqReports
 
 /// Where a command may write its output: never over the database it reads (or that database's -wal, -shm or
 /// journal), never over a recording, and over an existing file only if it is an earlier output of the same kind

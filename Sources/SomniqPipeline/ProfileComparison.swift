@@ -1,5 +1,6 @@
 import SomniqDetection
 import SomniqModel
+import SomniqReports
 import SomniqStore
 
 /// The five profiles side by side on one recording's confidences, and what switching between neighbours
@@ -96,7 +97,7 @@ public struct ProfileComparison: Sendable {
         table.append(["minutes in alert"] + columns.map { Formatting.fixed($0.minutesInAlert, 1) })
         table.append(["first alert"] + columns.map { $0.firstAlertSeconds.map(Formatting.clock) ?? "—" })
         table.append(["last alert"] + columns.map { $0.lastAlertSeconds.map(Formatting.clock) ?? "—" })
-        var text = "\(path) (\(Formatting.clock(durationSeconds)))\n" + table.render()
+        var text = "\(Formatting.printable(path)) (\(Formatting.clock(durationSeconds)))\n" + table.render()
         for change in switches {
             text += "\n\(change.from) → \(change.to): \(change.extraAlerts >= 0 ? "+" : "")\(change.extraAlerts) alerts"
             if change.newEpisodes.isEmpty {
@@ -117,9 +118,9 @@ public struct ProfileComparison: Sendable {
 
     public func csv() throws -> String {
         try CSVText.make { writer in
-            try writer.write(row: ["profile", "metric", "key", "value"])
+            writer.write(row: ["profile", "metric", "key", "value"])
             for column in columns {
-                func row(_ metric: String, _ key: String, _ value: String) throws { try writer.write(row: [column.profile, metric, key, value]) }
+                func row(_ metric: String, _ key: String, _ value: String) throws { writer.write(row: [column.profile, metric, key, value]) }
                 try row("alerts", "", String(column.alerts))
                 for (tier, count) in column.alertsByTier.sorted(by: { $0.key < $1.key }) { try row("alerts_by_tier", tier, String(count)) }
                 for (label, count) in column.alertsByClass.sorted(by: { $0.key < $1.key }) { try row("alerts_by_class", label, String(count)) }

@@ -13,7 +13,7 @@ public struct TextTable {
 
     public mutating func append(_ row: [String]) {
         precondition(row.count == headers.count, "row has \(row.count) cells, table has \(headers.count) columns")
-        rows.append(row)
+        rows.append(row.map(Formatting.printable))
     }
 
     public func render(indent: String = "") -> String {

@@ -18,7 +18,12 @@ public final class AnalysisStore: Sendable {
     /// migrations (GRDB reads which are applied before running each in its own transaction); the loser sees
     /// "database is locked", a table that "already exists" or a "duplicate column name". All are retried for a
     /// while: by then the winner has finished and the schema is simply up to date.
-    public init(path: String) throws(StoreError) {
+    ///
+    /// Before anything is changed, the file is checked to be ours: a non-empty SQLite database of another application
+    /// is refused (unless `adoptForeign`), as is one written by a newer version of this tool; with `upgrade` false (the
+    /// commands that only read) the schema is never changed, and a database of an earlier version is refused with
+    /// what to do.
+    public init(path: String, upgrade: Bool = true, adoptForeign: Bool = false) throws(StoreError) {
         self.path = path
         var configuration = Configuration()
         configuration.busyMode = .timeout(60)
@@ -26,10 +31,13 @@ public final class AnalysisStore: Sendable {
         var attempt = 0
         while true {
             do {
+                try Self.checkIdentity(path: path, configuration: configuration, upgrade: upgrade, adoptForeign: adoptForeign)
                 let pool = try DatabasePool(path: path, configuration: configuration)
-                try Schema.migrator.migrate(pool)
+                if upgrade { try Schema.migrator.migrate(pool) }
                 writer = pool
                 return
+            } catch let verdict as StoreError {
+                throw verdict
             } catch {
                 attempt += 1
                 let message = Self.reason(error)
@@ -37,6 +45,33 @@ public final class AnalysisStore: Sendable {
                 guard racing, attempt < 100 else { throw .cannotOpen(path: path, reason: message) }
                 Thread.sleep(forTimeInterval: 0.05 + 0.01 * Double(attempt % 7))
             }
+        }
+    }
+
+    /// What kind of database `path` holds, read through one plain connection (which changes nothing: no WAL switch).
+    /// Throws a `StoreError` verdict, or the database's own error (a lock held by a run creating it: retried).
+    private static func checkIdentity(path: String, configuration: Configuration, upgrade: Bool, adoptForeign: Bool) throws {
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        let migrator = Schema.migrator
+        let known = Set(migrator.migrations)
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        defer { try? queue.close() }
+        let (allTables, applied) = try queue.read { db in
+            let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+            let applied = tables.contains("grdb_migrations")
+                ? Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")) : []
+            return (tables, applied)
+        }
+        // Nothing yet, or only the migrations' own table: a new database (perhaps being created by another run).
+        let tables = allTables.filter { $0 != "grdb_migrations" }
+        if tables.isEmpty { return }
+        guard applied.contains("v1-core") || adoptForeign else {
+            throw StoreError.notOurs(path: path, tables: tables)
+        }
+        let unknown = applied.subtracting(known)
+        if !unknown.isEmpty { throw StoreError.newerVersion(path: path, steps: unknown.sorted()) }
+        if !upgrade, applied.contains("v1-core"), !known.isSubset(of: applied) {
+            throw StoreError.olderVersion(path: path, missing: migrator.migrations.filter { !applied.contains($0) })
         }
     }
 
@@ -127,6 +162,7 @@ public final class AnalysisStore: Sendable {
                 }
                 try db.execute(sql: "DELETE FROM recordings WHERE path = ?", arguments: [data.path])
                 let recordingID = try insertRecording(db, data, bundle: bundle, analyzedAt: analyzedAt)
+                try Self.recordLocation(db, id: recordingID, data: data)
                 try insertWindows(db, data, recordingID: recordingID, detectionFloor: bundle.classifier.detectionFloor)
                 try insertTimeline(db, data, recordingID: recordingID)
                 for result in results {
@@ -154,7 +190,8 @@ public final class AnalysisStore: Sendable {
     public func completeAnalysis(path filePath: String, fileSize: Int64, fileModified: Double) throws(StoreError) -> StoredAnalysis? {
         try read { db in
             guard let id = try Int64.fetchOne(db, sql: """
-                SELECT id FROM recordings WHERE path = ? AND status = 'complete' AND file_size = ? AND file_mtime = ?
+                SELECT l.recording_id FROM recording_locations l JOIN recordings r ON r.id = l.recording_id
+                WHERE l.path = ? AND r.status = 'complete' AND l.file_size = ? AND l.file_mtime = ?
                 """, arguments: [filePath, fileSize, fileModified]) else { return nil }
             return try Self.analysis(db, id: id)
         }
@@ -226,20 +263,53 @@ public final class AnalysisStore: Sendable {
                               profiles: Set(profiles), contentSHA256: row["content_sha256"])
     }
 
-    /// Points a stored recording at the file's current path (it was moved or renamed), dropping any other row
-    /// (such as an old failure) for that path.
+    /// The same audio found at `data.path`, dropping any other row (such as an old failure) for that path. If the
+    /// stored path no longer holds a file, the recording was moved or renamed: it now points at the new path. If it
+    /// does, this is another copy (a FLAC of a WAV, say): the recording keeps its first path, and the new one is
+    /// added to its locations, with its own container and format.
     static func relocate(_ db: Database, id: Int64, data: RecordingData) throws {
         try db.execute(sql: "DELETE FROM recordings WHERE path = ? AND id <> ?", arguments: [data.path, id])
-        try db.execute(sql: "UPDATE recordings SET path = ?, file_name = ?, file_size = ?, file_mtime = ? WHERE id = ?",
-                       arguments: [data.path, (data.path as NSString).lastPathComponent, data.fileSize, data.fileModified, id])
+        let stored = try String.fetchOne(db, sql: "SELECT path FROM recordings WHERE id = ?", arguments: [id])
+        if let stored, stored != data.path, !FileManager.default.fileExists(atPath: stored) {
+            try db.execute(sql: "DELETE FROM recording_locations WHERE path = ?", arguments: [stored])
+            try db.execute(sql: """
+                UPDATE recordings SET path = ?, file_name = ?, container = ?, encoding = ?, file_size = ?, file_mtime = ? WHERE id = ?
+                """, arguments: [data.path, (data.path as NSString).lastPathComponent, data.container, data.encoding, data.fileSize,
+                                 data.fileModified, id])
+        } else if stored == data.path {
+            try db.execute(sql: "UPDATE recordings SET file_size = ?, file_mtime = ? WHERE id = ?",
+                           arguments: [data.fileSize, data.fileModified, id])
+        }
+        try recordLocation(db, id: id, data: data)
     }
 
-    /// Records that `filePath` could not be analysed, and why (replacing an earlier row for it).
+    /// Notes that `data.path` holds recording `id`'s audio (replacing what was noted for that path).
+    static func recordLocation(_ db: Database, id: Int64, data: RecordingData) throws {
+        try db.execute(sql: """
+            INSERT OR REPLACE INTO recording_locations (path, recording_id, file_name, container, encoding, file_size, file_mtime)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [data.path, id, (data.path as NSString).lastPathComponent, data.container, data.encoding,
+                             data.fileSize, data.fileModified])
+    }
+
+    /// Every file known to hold a recording's audio, the recording's own path first.
+    public func locations(recordingID: Int64) throws(StoreError) -> [String] {
+        try read { db in
+            try String.fetchAll(db, sql: """
+                SELECT l.path FROM recording_locations l JOIN recordings r ON r.id = l.recording_id
+                WHERE l.recording_id = ? ORDER BY l.path <> r.path, l.path
+                """, arguments: [recordingID])
+        }
+    }
+
+    /// Records that `filePath` could not be analysed, and why, replacing an earlier failure of it. A complete analysis
+    /// of the file stays: a failed attempt (a file cut short in place, a read refused during `--reanalyze`) is recorded
+    /// beside it and never removes it.
     @discardableResult
     public func saveFailure(filePath: String, code: String, message: String, analyzedAt: Date = Date()) throws(StoreError) -> Int64 {
         do {
             return try writer.write { db in
-                try db.execute(sql: "DELETE FROM recordings WHERE path = ?", arguments: [filePath])
+                try db.execute(sql: "DELETE FROM recordings WHERE path = ? AND status = 'failed'", arguments: [filePath])
                 try db.execute(sql: """
                     INSERT INTO recordings (path, file_name, status, error_code, error_message, analyzed_at)
                     VALUES (?, ?, 'failed', ?, ?, ?)
@@ -308,12 +378,88 @@ public final class AnalysisStore: Sendable {
         }
     }
 
+    // MARK: - Streaming reads
+    //
+    // Rows handed to `body` one at a time as SQLite reads them, in one read transaction (a consistent snapshot), so
+    // an export's memory stays flat however many windows a night or a study holds. An error thrown by `body` (a full
+    // disk, say) comes out as it was thrown; the store's own failures are `StoreError`s.
+
+    public func forEachEpisode(recordingID: Int64, profile: String? = nil, _ body: (EpisodeRecord) throws -> Void) throws {
+        try forEach(EpisodeRecord.self, sql: """
+            SELECT * FROM episodes WHERE recording_id = ? AND (? IS NULL OR profile = ?) ORDER BY profile, start_offset_s, id
+            """, arguments: [recordingID, profile, profile], body)
+    }
+
+    public func forEachAlert(recordingID: Int64, profile: String? = nil, _ body: (AlertRecord) throws -> Void) throws {
+        try forEach(AlertRecord.self, sql: """
+            SELECT * FROM alerts WHERE recording_id = ? AND (? IS NULL OR profile = ?) ORDER BY profile, offset_s, id
+            """, arguments: [recordingID, profile, profile], body)
+    }
+
+    public func forEachSoundEvent(recordingID: Int64, _ body: (SoundEventRecord) throws -> Void) throws {
+        try forEach(SoundEventRecord.self, sql: "SELECT * FROM sound_events WHERE recording_id = ? ORDER BY class_id, event_index",
+                    arguments: [recordingID], body)
+    }
+
+    public func forEachDetection(recordingID: Int64, _ body: (DetectionRecord) throws -> Void) throws {
+        try forEach(DetectionRecord.self, sql: "SELECT * FROM detections WHERE recording_id = ? ORDER BY window_index, class_id",
+                    arguments: [recordingID], body)
+    }
+
+    /// Each window of a recording in order (one record refilled row by row: nothing is allocated per window).
+    public func forEachWindow(recordingID: Int64, _ body: (WindowRecord) throws -> Void) throws {
+        var window = WindowRecord(windowIndex: 0, startOffsetSeconds: 0, endOffsetSeconds: 0, startUTC: "", rmsDbfs: 0, snrDb: 0,
+                                  topClass: "", topConfidence: 0, confidences: [])
+        try forEachRow(sql: """
+            SELECT window_index, start_offset_s, end_offset_s, start_utc, rms_dbfs, snr_db, top_class, top_confidence, confidences
+            FROM windows WHERE recording_id = ? ORDER BY window_index
+            """, arguments: [recordingID]) { row in
+            window.windowIndex = row[0]
+            window.startOffsetSeconds = row[1]
+            window.endOffsetSeconds = row[2]
+            window.startUTC = row[3]
+            window.rmsDbfs = row[4]
+            window.snrDb = row[5]
+            window.topClass = row[6]
+            window.topConfidence = row[7]
+            try row.withUnsafeData(atIndex: 8) { FloatBlob.decode($0 ?? Data(), into: &window.confidences) }
+            try body(window)
+        }
+    }
+
+    private func forEach<Record: FetchableRecord>(_ type: Record.Type, sql: String, arguments: StatementArguments,
+                                                  _ body: (Record) throws -> Void) throws {
+        try forEachRow(sql: sql, arguments: arguments) { row in try body(Record(row: row)) }
+    }
+
+    private func forEachRow(sql: String, arguments: StatementArguments, _ body: (Row) throws -> Void) throws {
+        var bodyFailure: (any Error)?
+        do {
+            try writer.read { db in
+                let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+                while let row = try rows.next() {
+                    do { try body(row) } catch {
+                        bodyFailure = error
+                        return
+                    }
+                }
+            }
+        } catch {
+            throw StoreError.readFailed(path: path, reason: Self.reason(error))
+        }
+        if let bodyFailure { throw bodyFailure }
+    }
+
     /// The complete recording stored for `filePath` (as given or standardised), if any.
     public func recordingID(forPath filePath: String) throws(StoreError) -> Int64? {
         let standardized = URL(fileURLWithPath: filePath).standardizedFileURL.path
         return try read { db in
             try Int64.fetchOne(db, sql: "SELECT id FROM recordings WHERE status = 'complete' AND path IN (?, ?) ORDER BY id DESC",
                                arguments: [filePath, standardized])
+                ?? Int64.fetchOne(db, sql: """
+                    SELECT l.recording_id FROM recording_locations l JOIN recordings r ON r.id = l.recording_id
+                    WHERE r.status = 'complete' AND l.path IN (?, ?)
+                    """, arguments: [filePath, standardized])
         }
     }
 

@@ -15,13 +15,19 @@ public enum FloatBlob {
     }
 
     public static func decode(_ data: Data) -> [Float] {
+        var values: [Float] = []
+        decode(data, into: &values)
+        return values
+    }
+
+    /// Decodes into `values`, reusing its storage.
+    public static func decode(_ data: Data, into values: inout [Float]) {
         let count = data.count / 4
-        var values = [Float](repeating: 0, count: count)
+        if values.count != count { values = [Float](repeating: 0, count: count) }
         data.withUnsafeBytes { raw in
             for index in 0..<count {
                 values[index] = Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * index, as: UInt32.self)))
             }
         }
-        return values
     }
 }

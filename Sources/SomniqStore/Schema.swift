@@ -172,6 +172,24 @@ enum Schema {
                 FROM recordings r WHERE r.status = 'complete' AND r.duration_s > 0;
                 """)
         }
+        migrator.registerMigration("v5-locations") { db in
+            // Every file found to hold a recording's audio (a copy, a FLAC of a WAV), each with its own container
+            // and format: the recording row keeps the first; none of them stops being findable.
+            try db.create(table: "recording_locations") { table in
+                table.column("path", .text).notNull().primaryKey()
+                table.column("recording_id", .integer).notNull().references("recordings", onDelete: .cascade)
+                table.column("file_name", .text).notNull()
+                table.column("container", .text)
+                table.column("encoding", .text)
+                table.column("file_size", .integer)
+                table.column("file_mtime", .double)
+            }
+            try db.create(index: "recording_locations_on_recording", on: "recording_locations", columns: ["recording_id"])
+            try db.execute(sql: """
+                INSERT INTO recording_locations (path, recording_id, file_name, container, encoding, file_size, file_mtime)
+                SELECT path, id, file_name, container, encoding, file_size, file_mtime FROM recordings WHERE status = 'complete'
+                """)
+        }
         return migrator
     }
 }

@@ -4,6 +4,12 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
     case writeFailed(path: String, reason: String)
     case readFailed(path: String, reason: String)
     case notFound(path: String, what: String)
+    /// A non-empty SQLite database of another application.
+    case notOurs(path: String, tables: [String])
+    /// Written by a newer version of the tool (schema steps this version does not know).
+    case newerVersion(path: String, steps: [String])
+    /// Written by an earlier version, opened by a command that only reads (which never changes the schema).
+    case olderVersion(path: String, missing: [String])
 
     public var description: String {
         switch self {
@@ -15,6 +21,16 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
             "\(path): error: database read failed: \(reason)"
         case .notFound(let path, let what):
             "\(path): error: \(what) not found in the database"
+        case .notOurs(let path, let tables):
+            "\(path): error: not a somniq-analyze database (it holds other tables: \(tables.prefix(5).joined(separator: ", "))"
+                + "\(tables.count > 5 ? ", ..." : "")); nothing was changed. Choose another --db, or pass --adopt-database to add our tables to it"
+        case .newerVersion(let path, let steps):
+            "\(path): error: written by a newer version of somniq-analyze (schema \(steps.joined(separator: ", ")), which this version "
+                + "does not know); nothing was changed. Use that version or a newer one"
+        case .olderVersion(let path, let missing):
+            "\(path): error: written by an earlier version of somniq-analyze (schema without \(missing.joined(separator: ", "))); "
+                + "this command only reads and does not upgrade it. Run 'somniq-analyze analyze' with this --db once (it upgrades "
+                + "the schema first), then retry"
         }
     }
 }

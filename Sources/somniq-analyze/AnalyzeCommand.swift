@@ -46,6 +46,9 @@ struct AnalyzeCommand: ParsableCommand {
     @Flag(help: "No progress and no per-recording summaries; only the closing summary on stderr.")
     var quiet = false
 
+    @Flag(help: "Add our tables to --db even though it is another application's SQLite database (refused otherwise).")
+    var adoptDatabase = false
+
     func validate() throws {
         if let start, RecordingStartTime.parseISO8601(start) == nil {
             throw ValidationError("--start \(start) is not an ISO 8601 date-time with a zone, e.g. 2026-11-21T23:14:05Z")
@@ -62,7 +65,7 @@ struct AnalyzeCommand: ParsableCommand {
             throw ValidationError("--start applies to one recording, but \(files.count) were given")
         }
 
-        let store = try StoreOpening.open(db)
+        let store = try StoreOpening.open(db, adoptForeign: adoptDatabase)
         let batch = BatchAnalyzer(analyzer: RecordingAnalyzer(bundle: bundle), store: store, profiles: profiles, jobs: jobs,
                                   reanalyze: reanalyze, explicitStart: start.flatMap(RecordingStartTime.parseISO8601))
         let interruption = SignalCatcher(signals: [SIGINT, SIGTERM]) { _ in batch.cancel() }
@@ -93,13 +96,14 @@ struct AnalyzeCommand: ParsableCommand {
         let wall = Date().timeIntervalSince(began)
         let speed = wall > 0 && summary.audioSeconds > 0 ? ", \(Formatting.fixed(summary.audioSeconds / wall, 0))x realtime" : ""
         // Failures first, one line each and sorted, so that the summary reads the same whatever the thread timing.
-        var closing = summary.failures.sorted { $0.path < $1.path }.map { "\($0.path): error: \($0.reason)\n" }.joined()
-        closing += "\(summary.analysed) analysed, \(summary.skipped) skipped (already done), \(summary.failed) failed"
+        for failure in summary.failures.sorted(by: { $0.path < $1.path }) { Terminal.error("\(failure.path): error: \(failure.reason)") }
+        let closing = "\(summary.analysed) analysed, \(summary.skipped) skipped (already done), \(summary.failed) failed"
             + " of \(files.count) recordings; \(Formatting.fixed(summary.audioSeconds / 3600, 2)) h of audio decoded in "
             + "\(Formatting.fixed(wall, 1)) s\(speed); database \(db)"
         Terminal.error(closing)
         if let failure = batch.databaseFailure {
-            Terminal.error("\(failure.description)\nstopped: the database cannot take more; what was stored before is intact")
+            Terminal.error(failure.description)
+            Terminal.error("stopped: the database cannot take more; what was stored before is intact")
             throw ExitStatus.nothingDone
         }
         if let signal = interruption.received {

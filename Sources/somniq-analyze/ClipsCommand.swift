@@ -45,6 +45,13 @@ struct ClipsCommand: ParsableCommand {
             Terminal.error("\(output): error: cannot create the folder: \(error.localizedDescription)")
             throw ExitStatus.nothingDone
         }
+        // A folder that exists but cannot take files is said so before anything is cut (a raw Cocoa error, and a hint
+        // about the recording having moved, were all one got).
+        guard access(output, W_OK | X_OK) == 0 else {
+            Terminal.error("\(output): error: cannot write into this folder: \(String(cString: strerror(errno))); choose another "
+                           + "--output, or change the folder's permissions")
+            throw ExitStatus.nothingDone
+        }
         let cutter = ClipCutter(margin: margin)
         var written: [(recording: String, clip: ClipCutter.Clip)] = []
         var failures = 0
@@ -69,10 +76,21 @@ struct ClipsCommand: ParsableCommand {
                 written += try cutter.cut(recordingPath: record.path, recordingID: id, excerpts: chosen, into: output).map { (record.path, $0) }
             } catch {
                 failures += 1
-                Terminal.error("\(error.description) (recording \(id) in \(db); was the file moved? analysing it again records its new place)")
+                switch error {
+                case .cannotCreate, .writeFailed:
+                    Terminal.error(error.description)
+                default:
+                    Terminal.error("\(error.description) (recording \(id) in \(db); was the file moved? analysing it again records its new place)")
+                }
             }
         }
-        try ClipCutter.index(written).write(toFile: (output as NSString).appendingPathComponent("index.csv"), atomically: true, encoding: .utf8)
+        let index = (output as NSString).appendingPathComponent("index.csv")
+        do {
+            try ClipCutter.index(written).write(toFile: index, atomically: true, encoding: .utf8)
+        } catch {
+            Terminal.error("\(index): error: cannot write the index of the \(written.count) clips written: \(error.localizedDescription)")
+            throw ExitStatus.nothingDone
+        }
         Terminal.error("wrote \(written.count) clips and index.csv to \(output)")
         if failures > 0 { throw ExitStatus.someInputsFailed }
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SomniqPipeline
+import SomniqReports
 import SomniqStore
 
 extension Exporter.Format: ExpressibleByArgument {}
@@ -51,17 +52,27 @@ struct ExportCommand: ParsableCommand {
                 throw ExitStatus.nothingDone
             }
         }
+        // Rows go out as they are read; a file appears whole or not at all (an earlier one stays until the new one is done).
+        let sink: ByteSink
         do {
-            let text = try Exporter(store: store).export(recordings: ids, what: what, profile: profile, format: format)
-            if let output {
-                try text.write(toFile: output, atomically: true, encoding: .utf8)
-            } else {
-                Terminal.output(text)
-            }
+            sink = try output.map(ByteSink.file) ?? .standardOutput()
+        } catch let failure as ByteSink.Failure {
+            Terminal.error(failure.description)
+            throw ExitStatus.nothingDone
+        }
+        do {
+            try Exporter(store: store).export(recordings: ids, what: what, profile: profile, format: format, to: sink)
+            try sink.finish()
         } catch let error as Exporter.Error {
+            sink.discard()
             throw ValidationError(error.description.replacingOccurrences(of: "error: ", with: ""))
         } catch let error as StoreError {
+            sink.discard()
             Terminal.error(error.description)
+            throw ExitStatus.nothingDone
+        } catch let failure as ByteSink.Failure {
+            sink.discard()
+            Terminal.error(failure.description)
             throw ExitStatus.nothingDone
         }
     }

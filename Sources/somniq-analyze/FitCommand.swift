@@ -65,6 +65,10 @@ struct FitCommand: ParsableCommand {
     @Option(help: "Fewest labelled examples (clips or events) to fit a class.")
     var minExamples = 5
 
+    @Option(help: ArgumentHelp("A class whose hand-written rule (from --base) stays beside its fitted score, the larger confidence winning (repeatable; default: smoke_detector, snoring, cough, speech).",
+                               valueName: "class"))
+    var backstop: [String] = []
+
     @Option(help: ArgumentHelp("Augmented copies of each training clip (other rooms, levels, backgrounds, recorder rates; 0: none).",
                                valueName: "N"))
     var augment = AugmentationRecipe().copies
@@ -113,6 +117,9 @@ struct FitCommand: ParsableCommand {
 
     func run() throws {
         let baseBundle = try ModelOptions.load(base)
+        for id in backstop where !baseBundle.classifier.classIDs.contains(id) {
+            throw ValidationError("--backstop \(id): no such class in the base model; choose from \(baseBundle.classifier.classIDs.joined(separator: ", "))")
+        }
         let labelMap = try LabelMapLoading.load(map)
         let builder = FitDataBuilder(analyzer: RecordingAnalyzer(bundle: baseBundle), map: labelMap)
         let dataset: FitDataset
@@ -164,6 +171,7 @@ struct FitCommand: ParsableCommand {
         options.rounds = rounds
         options.learningRate = learningRate
         options.minExamples = minExamples
+        if !backstop.isEmpty { options.backstops = Set(backstop) }
         let fitter = ModelFitter(options: options)
         var scoresText = ""
         var sections: [(title: String, evaluation: ClipEvaluation, invariance: [(String, Double)])] = []

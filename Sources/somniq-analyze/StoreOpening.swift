@@ -7,14 +7,16 @@ enum StoreOpening {
     nonisolated(unsafe) private static var opened: [AnalysisStore] = []
     private static let lock = NSLock()
 
-    /// - Parameter existing: the database must already exist (commands that only read results).
-    static func open(_ path: String, existing: Bool = false) throws -> AnalysisStore {
+    /// - Parameters:
+    ///   - existing: the database must already exist; the command only reads results, so the schema is never changed.
+    ///   - adoptForeign: add our tables to a database of another application (`analyze --adopt-database`).
+    static func open(_ path: String, existing: Bool = false, adoptForeign: Bool = false) throws -> AnalysisStore {
         if existing, !FileManager.default.fileExists(atPath: path) {
             Terminal.error("\(path): error: no such database; analyse recordings into it first, or pass --db")
             throw ExitStatus.nothingDone
         }
         do {
-            let store = try AnalysisStore(path: path)
+            let store = try AnalysisStore(path: path, upgrade: !existing, adoptForeign: adoptForeign)
             lock.withLock { opened.append(store) }
             return store
         } catch {

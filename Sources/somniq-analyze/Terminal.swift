@@ -1,4 +1,5 @@
 import Foundation
+import SomniqPipeline
 
 /// stdout carries data; stderr carries progress, warnings and errors. Writes are serialised, so lines from
 /// the batch's worker threads and its progress ticker never interleave.
@@ -14,10 +15,13 @@ enum Terminal {
         }
     }
 
+    /// One line on stderr: control characters in it (a line break in a file name) are escaped, so a name cannot
+    /// forge another line.
     static func error(_ message: String) {
+        let line = Formatting.printable(message.hasSuffix("\n") ? String(message.dropLast()) : message) + "\n"
         lock.withLock {
             clearLocked()
-            FileHandle.standardError.write(Data((message.hasSuffix("\n") ? message : message + "\n").utf8))
+            FileHandle.standardError.write(Data(line.utf8))
         }
     }
 
@@ -25,7 +29,7 @@ enum Terminal {
     static func progress(_ message: String) {
         guard stderrIsTerminal else { return }
         lock.withLock {
-            FileHandle.standardError.write(Data("\r\u{1B}[2K\(message)".utf8))
+            FileHandle.standardError.write(Data("\r\u{1B}[2K\(Formatting.printable(message))".utf8))
             progressShown = true
         }
     }

@@ -36,7 +36,27 @@ enum CommandRunner {
         var stderr: String { (try? String(contentsOfFile: scratch.file("stderr"), encoding: .utf8)) ?? "" }
     }
 
-    /// Starts `product` with `arguments`; with `asUser`, through setpriv as that user id (to test permissions as root).
+    /// For runs as another user: the tool and its models copied to a folder anyone can read and enter. The clone may
+    /// live where that user cannot (a mode-700 home folder), and permissions must still be testable there.
+    static let publicCopy: String = {
+        let folder = NSTemporaryDirectory() + "somniq-public-copy"
+        let fileManager = FileManager.default
+        try? fileManager.removeItem(atPath: folder)
+        try! fileManager.createDirectory(atPath: folder + "/bin", withIntermediateDirectories: true)
+        try! fileManager.copyItem(atPath: productsFolder.appendingPathComponent("somniq-analyze").path, toPath: folder + "/bin/somniq-analyze")
+        try! fileManager.copyItem(atPath: root + "/models", toPath: folder + "/models")
+        for path in [folder, folder + "/bin", folder + "/bin/somniq-analyze"] + (fileManager.enumerator(atPath: folder + "/models")?
+            .compactMap { $0 as? String }.map { folder + "/models/" + $0 } ?? []) + [folder + "/models"] {
+            var isDirectory: ObjCBool = false
+            fileManager.fileExists(atPath: path, isDirectory: &isDirectory)
+            let executable = isDirectory.boolValue || path.hasSuffix("/somniq-analyze")
+            try! fileManager.setAttributes([.posixPermissions: executable ? 0o755 : 0o644], ofItemAtPath: path)
+        }
+        return folder
+    }()
+
+    /// Starts `product` with `arguments`; with `asUser`, through setpriv as that user id (to test permissions as root),
+    /// running the public copy of the tool and its models from the public copy's folder.
     static func start(_ arguments: [String], product: String = "somniq-analyze", directory: String? = nil,
                       asUser: UInt32? = nil, environment: [String: String] = [:]) throws -> Running {
         let scratch = Scratch()
@@ -45,18 +65,21 @@ enum CommandRunner {
         FileManager.default.createFile(atPath: errPath, contents: nil)
         let process = Process()
         let executable = productsFolder.appendingPathComponent(product)
+        var modelsFolder = root + "/models"
         if let asUser {
+            precondition(product == "somniq-analyze", "only somniq-analyze has a public copy")
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            process.arguments = ["--reuid=\(asUser)", "--regid=\(asUser)", "--clear-groups", executable.path] + arguments
+            process.arguments = ["--reuid=\(asUser)", "--regid=\(asUser)", "--clear-groups", publicCopy + "/bin/somniq-analyze"] + arguments
+            modelsFolder = publicCopy + "/models"
         } else {
             process.executableURL = executable
             process.arguments = arguments
         }
-        process.currentDirectoryURL = URL(fileURLWithPath: directory ?? root)
+        process.currentDirectoryURL = URL(fileURLWithPath: directory ?? (asUser == nil ? root : publicCopy))
         // The synthetic fixtures are analysed with the hand-written model they were designed with, unless a test
         // says otherwise (the fitted default is scored on real recordings by scripts/evaluate-devset).
         process.environment = ProcessInfo.processInfo.environment
-            .merging(["SOMNIQ_MODEL": root + "/models/rules"]) { $1 }.merging(environment) { $1 }
+            .merging(["SOMNIQ_MODEL": modelsFolder + "/rules"]) { $1 }.merging(environment) { $1 }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))

@@ -1,5 +1,6 @@
 import CSV
 import Foundation
+import GRDB
 import SomniqEvaluation
 import Testing
 
@@ -99,6 +100,51 @@ enum AnalysedNight {
         #expect(lines.count == 12, "a header and the 11 balanced alerts")
         #expect(lines[1].hasPrefix("1\tSpectrogram 1\t1\t"))
         #expect(lines[1].contains("\t0\t8000\t"), "low and high frequency: 0 to Nyquist")
+    }
+
+    /// Several recordings in one export: every window of each, in order, as CSV and JSON; the same bytes to stdout and
+    /// to a file; a file that cannot be written is an error that leaves nothing behind.
+    @Test func exportsStreamEveryWindowOfEveryRecording() throws {
+        let scratch = Scratch()
+        let nights = try Nights.copies(into: scratch.file("in"), count: 3)
+        let db = scratch.file("study.sqlite")
+        #expect(try CommandRunner.run(["analyze"] + nights + ["--db", db, "--quiet"]).status == 0)
+        let counts = try DatabaseQueue(path: db).read { db in
+            try Row.fetchAll(db, sql: "SELECT id, window_count FROM recordings ORDER BY id").map { ($0[0] as Int64, $0[1] as Int) }
+        }
+        #expect(counts.count == 3)
+
+        let csv = try CommandRunner.run(["export", "--db", db, "--what", "windows", "--format", "csv"])
+        #expect(csv.status == 0, "\(csv.stderr)")
+        let reader = try CSVReader(string: csv.stdout, hasHeaderRow: true)
+        let header = try #require(reader.headerRow)
+        #expect(header.contains("snoring") && header.contains("silence"), "a column per class")
+        var rows: [(Int64, Int)] = []
+        while let row = reader.next() {
+            #expect(row.count == header.count)
+            rows.append((Int64(row[0])!, Int(row[2])!))
+        }
+        #expect(rows.count == counts.reduce(0) { $0 + $1.1 })
+        for (id, windows) in counts {
+            #expect(rows.filter { $0.0 == id }.map(\.1) == Array(0..<windows), "recording \(id): every window, in order")
+        }
+
+        let json = try CommandRunner.run(["export", "--db", db, "--what", "windows", "--format", "json"])
+        let value = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [String: Any]
+        let recordings = value["recordings"] as! [[String: Any]]
+        #expect(recordings.map { ($0["windows"] as! [Any]).count } == counts.map(\.1))
+        let schema = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: CommandRunner.root + "/fixtures/schema/export-v1.schema.json")))
+        #expect(JSONSchemaValidator(root: schema as! [String: Any]).validate(value).isEmpty)
+
+        let file = scratch.file("windows.json")
+        #expect(try CommandRunner.run(["export", "--db", db, "--what", "windows", "--format", "json", "--output", file]).status == 0)
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == json.stdout, "the same bytes to a file as to stdout")
+
+        let nowhere = try CommandRunner.run(["export", "--db", db, "--what", "windows", "--format", "csv", "--output",
+                                             scratch.file("missing/windows.csv")])
+        #expect(nowhere.status == 2 && nowhere.stderr.contains("missing/windows.csv: error: cannot write"), "\(nowhere.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("missing")))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter { $0.contains("partial") }.isEmpty)
     }
 
     @Test func badRequestsAreUsageErrors() throws {

@@ -1,3 +1,4 @@
+import CSV
 import Foundation
 import GRDB
 import Testing
@@ -90,5 +91,174 @@ import Testing
         #expect(second.status == 0)
         let again = try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasSuffix(".wav") }
         #expect(again.count == 2 * files.count, "the second run added copies (~2) and replaced nothing")
+    }
+
+    /// Labels from someone's annotation file reach evaluate's CSV: a cell a spreadsheet would run as a formula is
+    /// written with a leading quote, and the rows still parse (read back by CSV.swift).
+    @Test func csvCellsThatLookLikeFormulasAreNeutralised() throws {
+        let scratch = Scratch()
+        let labels = scratch.file("labels.tsv")
+        let file = (sampleNight as NSString).lastPathComponent
+        try "\(file)\t10.0\t20.0\t=HYPERLINK(\"http://x\",\"y\")\n\(file)\t30.0\t40.0\t-cmd|' /C calc'!A0\n\(file)\t50.0\t60.0\t@SUM(1)\n"
+            .write(toFile: labels, atomically: true, encoding: .utf8)
+        let result = try CommandRunner.run(["evaluate", sampleNight, "--labels", labels, "--profile", "balanced", "--format", "csv"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let reader = try CSVReader(string: result.stdout, hasHeaderRow: true)
+        var seen = Set<String>()
+        while let row = reader.next() {
+            for cell in row where cell.contains("HYPERLINK") || cell.contains("cmd|") || cell.contains("SUM(") {
+                #expect(cell.hasPrefix("'"), "\(cell)")
+                seen.insert(String(cell.dropFirst()))
+            }
+        }
+        #expect(seen == ["=HYPERLINK(\"http://x\",\"y\")", "-cmd|' /C calc'!A0", "@SUM(1)"])
+    }
+
+    /// A model whose class id is a path (or a formula) is refused when loaded, naming the file and field, so the id
+    /// can never become a clip path outside --output or a cell in a report.
+    @Test func aModelWithAPathForAClassIdIsRefused() throws {
+        let scratch = Scratch()
+        let model = scratch.file("model")
+        try FileManager.default.copyItem(atPath: CommandRunner.root + "/models/rules", toPath: model)
+        let json = model + "/model.json"
+        let text = try String(contentsOfFile: json, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"id\": \"snoring\"", with: "\"id\": \"../../escaped\"")
+            .write(toFile: json, atomically: true, encoding: .utf8)
+        let result = try CommandRunner.run(["analyze", sampleNight, "--db", scratch.file("db.sqlite"), "--model", model, "--quiet"])
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains(json) && result.stderr.contains("not a plain identifier"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("db.sqlite")) || result.stdout.isEmpty)
+    }
+
+    /// A file name with a line break (or a terminal escape) cannot forge a line: errors and reports print it escaped,
+    /// one file on one line.
+    @Test func namesWithLineBreaksPrintOnOneLine() throws {
+        let scratch = Scratch()
+        let bad = scratch.file("bad\nfake.wav: ok\u{1B}[31m.wav")
+        try "not audio at all".write(toFile: bad, atomically: true, encoding: .utf8)
+        let good = scratch.file("good\nforged line.caf")
+        try FileManager.default.copyItem(atPath: sampleNight, toPath: good)
+        let result = try CommandRunner.run(["classify", bad, good, "--model", CommandRunner.root + "/models/rules"])
+        #expect(result.status == 1, "\(result.stderr)")
+        let errorLines = result.stderr.split(separator: "\n").filter { $0.contains("error") }
+        #expect(errorLines.count == 1, "\(result.stderr)")
+        #expect(errorLines.first?.contains("bad\\nfake.wav: ok\\u{1B}[31m.wav: error:") == true, "\(result.stderr)")
+        #expect(!result.stderr.contains("\u{1B}[31m"))
+        #expect(result.stdout.contains("good\\nforged line.caf: "), "\(result.stdout.prefix(300))")
+        #expect(!result.stdout.split(separator: "\n").contains { $0.hasPrefix("forged line") })
+    }
+
+    /// `--db` naming another application's SQLite file: every command refuses it, changing nothing (it used to gain our
+    /// tables and WAL mode even from export); `analyze --adopt-database` is the way to share a file on purpose.
+    @Test func anotherApplicationsDatabaseIsRefusedByEveryCommand() throws {
+        let scratch = Scratch()
+        let db = scratch.file("photos.sqlite")
+        let queue = try DatabaseQueue(path: db)
+        try queue.write { try $0.execute(sql: "CREATE TABLE photos (name TEXT); INSERT INTO photos VALUES ('beach.jpg')") }
+        try queue.close()
+        let before = try Data(contentsOf: URL(fileURLWithPath: db))
+        for arguments in [["analyze", sampleNight, "--quiet"], ["export", "--format", "csv"], ["compare", "1"], ["clips", "--output", scratch.file("clips")]] {
+            let result = try CommandRunner.run(arguments + ["--db", db])
+            #expect(result.status == 2, "\(arguments[0]): \(result.stderr)")
+            #expect(result.stderr.contains("photos.sqlite: error: not a somniq-analyze database (it holds other tables: photos)"),
+                    "\(arguments[0]): \(result.stderr)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter { $0.hasPrefix("photos") } == ["photos.sqlite"])
+        #expect(try CommandRunner.run(["analyze", sampleNight, "--db", db, "--quiet", "--adopt-database"]).status == 0)
+        #expect(try CommandRunner.run(["export", "--db", db, "--format", "csv"]).status == 0)
+    }
+
+    /// A recording cut short in place after it was analysed: the new attempt fails and is recorded, and the good
+    /// analysis stays, findable by its path (it used to be deleted, leaving only the failure).
+    @Test func aFailedReanalysisKeepsTheGoodAnalysis() throws {
+        let scratch = Scratch()
+        let night = try Nights.copies(into: scratch.file("in"), count: 1)[0]
+        let db = scratch.file("db.sqlite")
+        #expect(try CommandRunner.run(["analyze", night, "--db", db, "--quiet"]).status == 0)
+        let handle = try #require(FileHandle(forWritingAtPath: night))
+        try handle.truncate(atOffset: try handle.seekToEnd() / 2)
+        try handle.close()
+        for extra in [[], ["--reanalyze"]] {
+            let again = try CommandRunner.run(["analyze", night, "--db", db] + extra)
+            #expect(again.status == 1, "\(again.stderr)")
+            #expect(again.stderr.contains("truncated") && again.stderr.contains("(the earlier analysis of this file is kept)"), "\(again.stderr)")
+            let exported = try CommandRunner.run(["export", "--db", db, "--recording", night, "--what", "windows", "--format", "csv"])
+            #expect(exported.status == 0, "\(exported.stderr)")
+            #expect(exported.stdout.split(whereSeparator: \.isNewline).count > 400, "every window of the four-minute night is still there")
+        }
+        let statuses = try DatabaseQueue(path: db).read { try String.fetchAll($0, sql: "SELECT status FROM recordings ORDER BY id") }
+        #expect(statuses == ["complete", "failed"])
+    }
+
+    /// `clips --output` naming a folder that exists but cannot be written: one plain message and exit 2, before any
+    /// cutting (it used to print a raw NSCocoaErrorDomain error and ask whether the recording had moved).
+    @Test func clipsIntoAFolderThatCannotBeWrittenSaysSo() throws {
+        let scratch = Scratch()
+        let fileManager = FileManager.default
+        let db = scratch.file("db.sqlite"), locked = scratch.file("locked")
+        try fileManager.copyItem(atPath: sampleNight, toPath: scratch.file("night.caf"))
+        #expect(try CommandRunner.run(["analyze", scratch.file("night.caf"), "--db", db, "--quiet"]).status == 0)
+        try fileManager.createDirectory(atPath: locked, withIntermediateDirectories: true)
+        try fileManager.setAttributes([.posixPermissions: 0o555], ofItemAtPath: locked)
+        // As root every folder is writable; run as nobody so that permissions mean something.
+        let asRoot = getuid() == 0
+        if asRoot {
+            try fileManager.setAttributes([.posixPermissions: 0o777], ofItemAtPath: scratch.path)
+            try fileManager.setAttributes([.posixPermissions: 0o666], ofItemAtPath: db)
+        }
+        let result = try CommandRunner.run(["clips", "--db", db, "--output", locked], asUser: asRoot ? 65534 : nil)
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("\(locked): error: cannot write into this folder: Permission denied"), "\(result.stderr)")
+        #expect(!result.stderr.contains("NSCocoaErrorDomain") && !result.stderr.contains("moved"), "\(result.stderr)")
+        #expect(try fileManager.contentsOfDirectory(atPath: locked).isEmpty)
+    }
+
+    /// Two files with the same audio (a copy beside the original): one analysis, and both files stay findable, each
+    /// with its own name (the copy used to take the original's row, which then could not be exported by its path).
+    @Test func everyFileHoldingTheAudioStaysFindable() throws {
+        let scratch = Scratch()
+        let first = scratch.file("night.caf"), copy = scratch.file("copy of night.caf")
+        try FileManager.default.copyItem(atPath: sampleNight, toPath: first)
+        try FileManager.default.copyItem(atPath: sampleNight, toPath: copy)
+        let db = scratch.file("db.sqlite")
+        #expect(try CommandRunner.run(["analyze", first, "--db", db, "--quiet"]).status == 0)
+        let second = try CommandRunner.run(["analyze", copy, "--db", db])
+        #expect(second.status == 0 && second.stderr.contains("0 analysed, 1 skipped"), "\(second.stderr)")
+        var exported: [String] = []
+        for path in [first, copy] {
+            let result = try CommandRunner.run(["export", "--db", db, "--recording", path, "--format", "csv"])
+            #expect(result.status == 0, "\(path): \(result.stderr)")
+            exported.append(result.stdout)
+        }
+        #expect(exported[0] == exported[1] && exported[0].contains("snoring"), "one analysis, found by either path")
+        let (paths, locations) = try DatabaseQueue(path: db).read { db in
+            (try String.fetchAll(db, sql: "SELECT path FROM recordings"),
+             try String.fetchAll(db, sql: "SELECT path FROM recording_locations ORDER BY path"))
+        }
+        #expect(paths == [first], "the recording keeps its first file")
+        #expect(locations == [copy, first].sorted())
+        // A rerun skips both files without decoding.
+        let rerun = try CommandRunner.run(["analyze", first, copy, "--db", db])
+        #expect(rerun.stderr.contains("0 analysed, 2 skipped"), "\(rerun.stderr)")
+    }
+
+    /// A file whose name is not valid UTF-8 (Latin-1 bytes from an old recorder, say), found in a folder or named on
+    /// the command line: refused with a message that says so, rather than "no such file".
+    @Test func aNameThatIsNotUTF8IsNamedAsSuch() throws {
+        let scratch = Scratch()
+        let folder = scratch.file("in")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let audio = try Data(contentsOf: URL(fileURLWithPath: sampleNight))
+        let raw: [UInt8] = Array((folder + "/nuit ").utf8) + [0xE9, 0x74, 0xE9] + Array(".caf".utf8) + [0]  // "nuit été" in Latin-1
+        let descriptor = raw.withUnsafeBufferPointer { open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self),
+                                                            O_WRONLY | O_CREAT, 0o644) }
+        try #require(descriptor >= 0)
+        _ = audio.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        let result = try CommandRunner.run(["classify", folder])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("the file name is not valid UTF-8") && result.stderr.contains("rename"), "\(result.stderr)")
+        #expect(!result.stderr.contains("no such file"), "\(result.stderr)")
     }
 }

@@ -206,3 +206,18 @@ import Testing
                 "a float file a little over full scale is still audio")
     }
 }
+
+/// A failure to open a file is named by its cause: a limit on open files is not the file's fault (libsndfile alone
+/// would have called it "not a readable audio file ... convert it to WAV").
+@Suite struct OpenFailureTests {
+    @Test func theCauseIsNamed() {
+        #expect(AudioFileReader.openFailure(path: "/n.wav", errno: EMFILE) == .tooManyOpenFiles(path: "/n.wav"))
+        #expect(AudioFileReader.openFailure(path: "/n.wav", errno: ENFILE) == .tooManyOpenFiles(path: "/n.wav"))
+        #expect(AudioFileReader.openFailure(path: "/n.wav", errno: EACCES) == .permissionDenied(path: "/n.wav"))
+        #expect(AudioFileReader.openFailure(path: "/n.wav", errno: ENOENT) == .notFound(path: "/n.wav"))
+        let message = AudioFileError.tooManyOpenFiles(path: "/n.wav").description
+        #expect(message.hasPrefix("/n.wav: error: too many open files"))
+        #expect(message.contains("ulimit -n") && message.contains("--jobs") && !message.contains("convert"))
+        #expect(AudioFileError.tooManyOpenFiles(path: "/n.wav").code == "too-many-open-files")
+    }
+}

@@ -47,7 +47,7 @@ let rulesModelPath = repositoryRoot + "/models/rules"
 
     @Test func versionTagNamesModelAndProfiles() {
         #expect(Self.bundles[0].versionTag == "default@\(Self.bundles[0].classifier.version)+profiles@\(Self.bundles[0].profiles.version)")
-        #expect(Self.bundles[1].versionTag.hasPrefix("rules@0.5.0+"))
+        #expect(Self.bundles[1].versionTag.hasPrefix("rules@0.6.0+"))
     }
 
     @Test func theDefaultIsFittedFromTheRulesAndSaysHow() throws {
@@ -67,7 +67,10 @@ let rulesModelPath = repositoryRoot + "/models/rules"
     }
 
     @Test func theFlatScoreAgreesWithTheTreesItWasLaidOutFrom() throws {
-        let model = Self.bundles[0].classifier
+        // The scores alone: a backstop's rule, where it is higher, would stand in for the score.
+        var model = Self.bundles[0].classifier
+        #expect(model.classes.contains { $0.backstop != nil })
+        for index in model.classes.indices { model.classes[index].backstop = nil }
         let classifier = Classifier(model: model)
         var generator = SeededGenerator(seed: 7)
         for _ in 0..<200 {
@@ -83,12 +86,14 @@ let rulesModelPath = repositoryRoot + "/models/rules"
     }
 }
 
-@Suite struct ModelLoaderErrorTests {
+@Suite final class ModelLoaderErrorTests {
     let folder: String = {
         let path = (NSTemporaryDirectory() as NSString).appendingPathComponent("somniq-model-\(UUID().uuidString)")
         try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }()
+
+    deinit { try? FileManager.default.removeItem(atPath: folder) }
 
     /// Copies the default model, applies `edit` to one of its files' JSON, and loads it.
     /// Copies a shipped model (the hand-written one unless told), applies `edit` to one of its files' JSON, and loads it.
@@ -184,6 +189,7 @@ let rulesModelPath = repositoryRoot + "/models/rules"
                 trees = Array(trees.prefix(11))  // not a multiple of four: the last trees are walked alone
                 score["trees"] = trees
                 snoring["score"] = score
+                snoring["backstop"] = nil  // the score alone
             }
         }.get()
         let definition = bundle.classifier.classes[snoringIndex]
@@ -279,6 +285,44 @@ let rulesModelPath = repositoryRoot + "/models/rules"
             tiers.removeValue(forKey: "low")
             object["tiers"] = tiers
         }, field: "tiers", saying: "tier \"low\" has no adjustment")
+    }
+
+    @Test func rejectsAClassIdThatIsNotAPlainIdentifier() {
+        // Ids name clip files, CSV columns and labels: a path, a formula, capitals or spaces have no place in one.
+        for id in ["../../escaped", "=HYPERLINK(1)", "Snoring", "two words", "", "_x", String(repeating: "a", count: 65)] {
+            expectInvalid(load(editing: "model.json") { object in self.classes(&object) { $0["id"] = id } },
+                          field: "classes[\(snoringIndex)].id", saying: "not a plain identifier")
+        }
+        #expect(SoundClassDefinition.isSafeIdentifier("crying_sobbing"))
+        #expect(SoundClassDefinition.isSafeIdentifier("class2"))
+    }
+
+    @Test func reportsANumberOutOfRangeAsSuch() throws {
+        _ = load(editing: "none") { _ in }
+        var text = try String(contentsOfFile: folder + "/model.json", encoding: .utf8)
+        let softness = try #require(text.range(of: #""softness":\s*[0-9.]+"#, options: .regularExpression))
+        text.replaceSubrange(softness, with: "\"softness\": 1e400")
+        try text.write(toFile: folder + "/model.json", atomically: true, encoding: .utf8)
+        do {
+            _ = try ModelBundle.load(path: folder)
+            Issue.record("loaded a model with 1e400 in it")
+        } catch {
+            #expect(error.description.contains("1e400 is out of range"), "\(error)")
+            #expect(!error.description.contains("not valid"), "\(error)")
+        }
+    }
+
+    @Test func refusesAnOversizedModelFileBeforeReadingIt() throws {
+        _ = load(editing: "none") { _ in }
+        let handle = try #require(FileHandle(forWritingAtPath: folder + "/model.json"))
+        try handle.truncate(atOffset: UInt64(ModelBundle.maximumFileBytes + 1))  // sparse: no memory or disk spent
+        try handle.close()
+        do {
+            _ = try ModelBundle.load(path: folder)
+            Issue.record("loaded an oversized model file")
+        } catch {
+            #expect(error.description.contains("more than a model file may hold"), "\(error)")
+        }
     }
 
     @Test func reportsBrokenJSONAndMissingFiles() {

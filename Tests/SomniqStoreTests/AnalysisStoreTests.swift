@@ -73,12 +73,29 @@ func results(for data: RecordingData) -> [ProfileResult] {
         let second = try store.save(data, bundle: storeModelBundle, results: results(for: data)).recordingID
         #expect(try store.recordings().map(\.id) == [second])
         #expect(try store.count("windows") == 20)
-        try store.saveFailure(filePath: "/nights/a.wav", code: "truncated", message: "cut short")
-        let rows = try store.recordings()
-        #expect(rows.count == 1)
-        #expect(rows[0].status == "failed")
-        #expect(rows[0].errorCode == "truncated")
-        #expect(try store.count("windows") == 0, "a failed file leaves nothing but its failure record")
+    }
+
+    /// A failed attempt (the file cut short in place, a read refused during --reanalyze) is recorded beside a good
+    /// analysis and never removes it; a later failure replaces the earlier failure; a later success replaces both.
+    @Test func aFailedAttemptNeverRemovesAGoodAnalysis() throws {
+        let store = try AnalysisStore.inMemory()
+        let data = sampleData()
+        let good = try store.save(data, bundle: storeModelBundle, results: results(for: data)).recordingID
+        for reason in ["cut short", "permission denied"] {
+            try store.saveFailure(filePath: "/nights/a.wav", code: "truncated", message: reason)
+            let rows = try store.recordings()
+            #expect(rows.map(\.status) == ["complete", "failed"])
+            #expect(rows[1].errorMessage == reason)
+            #expect(try store.recordingID(forPath: "/nights/a.wav") == good)
+            #expect(try store.count("windows") == 20, "the good analysis is whole")
+        }
+        try store.save(data, bundle: storeModelBundle, results: results(for: data), replacing: true)
+        #expect(try store.recordings().map(\.status) == ["complete"])
+
+        // With nothing good stored, the failure is all there is.
+        try store.saveFailure(filePath: "/nights/b.wav", code: "truncated", message: "cut short")
+        #expect(try store.recordingID(forPath: "/nights/b.wav") == nil)
+        #expect(try store.recordings().filter { $0.path == "/nights/b.wav" }.map(\.status) == ["failed"])
     }
 
     @Test func theSameAudioIsOneRecordingWhereverItIs() throws {

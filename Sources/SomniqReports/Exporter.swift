@@ -1,0 +1,286 @@
+import Foundation
+import SomniqEvaluation
+import SomniqStore
+
+/// Writes stored results in the formats people already use: our JSON (with a schema), RFC 4180 CSV,
+/// Audacity label tracks, Raven selection tables and DCASE event lists.
+///
+/// Every format is a stream: rows go to the sink as SQLite reads them, in that order, so memory stays flat however many
+/// recordings and windows are exported (`scripts/bench/run` measures it).
+public struct Exporter {
+    public enum Format: String, CaseIterable, Sendable { case json, csv, audacity, raven, dcase }
+    public enum What: String, CaseIterable, Sendable { case windows, detections, alerts, episodes, events }
+
+    public enum Error: Swift.Error, CustomStringConvertible {
+        case oneRecordingOnly(format: String, count: Int)
+        case notSupported(format: String, what: String)
+
+        public var description: String {
+            switch self {
+            case .oneRecordingOnly(let format, let count):
+                "error: \(format) tables describe one recording, but \(count) were selected; choose one with --recording"
+            case .notSupported(let format, let what):
+                "error: \(format) cannot hold \(what); export them as json or csv"
+            }
+        }
+    }
+
+    public static let schemaVersion = 1
+
+    public let store: AnalysisStore
+
+    public init(store: AnalysisStore) { self.store = store }
+
+    /// Writes the chosen items of the given recordings (complete analyses only) to `sink`.
+    public func export(recordings ids: [Int64], what: What, profile: String?, format: Format, to sink: ByteSink) throws {
+        var records: [RecordingRecord] = []
+        for id in ids {
+            if let record = try store.recording(id: id), record.status == "complete" { records.append(record) }
+        }
+        switch format {
+        case .json: try writeJSON(records, what: what, profile: profile, to: sink)
+        case .csv: try writeCSV(records, what: what, profile: profile, to: sink)
+        case .audacity, .raven, .dcase:
+            if what == .windows { throw Error.notSupported(format: format.rawValue, what: "windows") }
+            if format != .dcase, records.count != 1 { throw Error.oneRecordingOnly(format: format.rawValue, count: records.count) }
+            try writeLabels(records, what: what, profile: profile, format: format, to: sink)
+        }
+    }
+
+    /// The whole export as text (small exports and tests).
+    public func export(recordings ids: [Int64], what: What, profile: String?, format: Format) throws -> String {
+        let sink = ByteSink.memory()
+        try export(recordings: ids, what: what, profile: profile, format: format, to: sink)
+        return sink.text
+    }
+
+    static func classIDs(of record: RecordingRecord) -> [String] {
+        (try? JSONDecoder().decode([String].self, from: Data((record.classIDs ?? "[]").utf8))) ?? []
+    }
+
+    // MARK: - Label tables
+
+    /// A stored item as a labelled stretch of time (alerts are points), with what a Raven table adds.
+    struct Item {
+        var event: SoundEvent
+        var tier: String
+        var profile: String
+        var confidence: Double
+        var startUTC: String
+    }
+
+    func forEachItem(of record: RecordingRecord, what: What, profile: String?, _ body: (Item) throws -> Void) throws {
+        let file = record.fileName
+        switch what {
+        case .episodes:
+            try store.forEachEpisode(recordingID: record.id, profile: profile) {
+                try body(Item(event: SoundEvent(file: file, onset: $0.startOffsetSeconds, offset: $0.endOffsetSeconds, label: $0.classID),
+                              tier: $0.tier, profile: $0.profile, confidence: $0.peakConfidence, startUTC: $0.startUTC))
+            }
+        case .alerts:
+            try store.forEachAlert(recordingID: record.id, profile: profile) {
+                try body(Item(event: SoundEvent(file: file, onset: $0.offsetSeconds, offset: $0.offsetSeconds, label: $0.classID),
+                              tier: $0.tier, profile: $0.profile, confidence: $0.confidence, startUTC: $0.utc))
+            }
+        case .detections:
+            let duration = record.durationSeconds ?? 0
+            try store.forEachDetection(recordingID: record.id) {
+                try body(Item(event: SoundEvent(file: file, onset: $0.startOffsetSeconds, offset: min(duration, $0.startOffsetSeconds + 1),
+                                                label: $0.classID),
+                              tier: "", profile: "", confidence: $0.confidence, startUTC: $0.startUTC))
+            }
+        case .events:
+            try store.forEachSoundEvent(recordingID: record.id) {
+                try body(Item(event: SoundEvent(file: file, onset: $0.onsetSeconds, offset: $0.offsetSeconds, label: $0.classID),
+                              tier: "", profile: "", confidence: $0.confidence, startUTC: $0.onsetUTC))
+            }
+        case .windows:
+            return
+        }
+    }
+
+    static let ravenHeader = "Selection\tView\tChannel\tBegin Time (s)\tEnd Time (s)\tLow Freq (Hz)\tHigh Freq (Hz)\tClass\tTier\tProfile"
+        + "\tConfidence\tBegin UTC\n"
+
+    func writeLabels(_ records: [RecordingRecord], what: What, profile: String?, format: Format, to sink: ByteSink) throws {
+        var out = ByteWriter(sink: sink)
+        switch format {
+        case .dcase: out.write(DCASETable.header + "\n")
+        case .raven: out.write(Self.ravenHeader)
+        default: break
+        }
+        var selection = 0
+        for record in records {
+            let nyquist = (record.sampleRate ?? 0) / 2
+            try forEachItem(of: record, what: what, profile: profile) { item in
+                switch format {
+                case .audacity: out.write(AudacityLabels.line(item.event))
+                case .dcase: out.write(DCASETable.line(item.event))
+                default:
+                    selection += 1
+                    // A Raven table is tab-separated with no escapes: a tab or line break in a cell becomes a space.
+                    func cell(_ text: String) -> String { String(text.map { $0 == "\t" || $0.isNewline ? " " : $0 }) }
+                    out.write("\(selection)\tSpectrogram 1\t1\t\(String(format: "%.6f", item.event.onset))\t\(String(format: "%.6f", item.event.offset))"
+                               + "\t0\t\(nyquist)\t\(cell(item.event.label))\t\(cell(item.tier))\t\(cell(item.profile))"
+                               + "\t\(String(format: "%.4f", item.confidence))\t\(cell(item.startUTC))\n")
+                }
+            }
+        }
+        out.flush()
+    }
+
+    // MARK: - CSV
+
+    static let csvColumns: [What: [String]] = [
+        .episodes: ["recording_id", "file", "profile", "class", "tier", "severity", "start_offset_s", "end_offset_s", "start_utc",
+                    "end_utc", "duration_s", "peak_confidence", "alert_count", "suppressed_count", "activation_count", "peak_dbfs"],
+        .alerts: ["recording_id", "file", "profile", "class", "tier", "kind", "offset_s", "utc", "window_index", "confidence", "episode_id"],
+        .detections: ["recording_id", "file", "window_index", "class", "confidence", "start_offset_s", "start_utc"],
+        .events: ["recording_id", "file", "class", "event_index", "onset_s", "offset_s", "duration_s", "onset_utc", "peak_dbfs",
+                  "confidence", "bout_index"],
+        .windows: ["recording_id", "file", "window_index", "start_offset_s", "end_offset_s", "start_utc", "rms_dbfs", "snr_db",
+                   "top_class", "top_confidence"],
+    ]
+
+    func writeCSV(_ records: [RecordingRecord], what: What, profile: String?, to sink: ByteSink) throws {
+        var csv = CSVRowWriter(sink: sink)
+        let classColumns = what == .windows ? Array(Set(records.flatMap(Self.classIDs))).sorted() : []
+        csv.write(row: Self.csvColumns[what]! + classColumns)
+        for record in records {
+            let id = record.id
+            // The recording's two leading cells, quoted and neutralised once rather than on every row.
+            let lead = CSVText.make { $0.integer(id); $0.text(record.path) }
+            switch what {
+            case .episodes:
+                try store.forEachEpisode(recordingID: id, profile: profile) { e in
+                    csv.plain(lead)
+                    csv.text(e.profile); csv.text(e.classID); csv.text(e.tier); csv.text(e.severity)
+                    csv.number(e.startOffsetSeconds); csv.number(e.endOffsetSeconds); csv.text(e.startUTC); csv.text(e.endUTC)
+                    csv.number(e.durationSeconds); csv.number(e.peakConfidence)
+                    csv.integer(e.alertCount); csv.integer(e.suppressedCount); csv.integer(e.activationCount)
+                    if let peak = e.peakDbfs { csv.number(peak) } else { csv.plain("") }
+                    csv.endRow()
+                }
+            case .alerts:
+                try store.forEachAlert(recordingID: id, profile: profile) { a in
+                    csv.plain(lead)
+                    csv.text(a.profile); csv.text(a.classID); csv.text(a.tier); csv.text(a.kind); csv.number(a.offsetSeconds)
+                    csv.text(a.utc); csv.integer(a.windowIndex); csv.number(a.confidence); csv.integer(a.episodeID)
+                    csv.endRow()
+                }
+            case .detections:
+                try store.forEachDetection(recordingID: id) { d in
+                    csv.plain(lead)
+                    csv.integer(d.windowIndex); csv.text(d.classID); csv.number(d.confidence); csv.number(d.startOffsetSeconds)
+                    csv.text(d.startUTC)
+                    csv.endRow()
+                }
+            case .events:
+                try store.forEachSoundEvent(recordingID: id) { e in
+                    csv.plain(lead)
+                    csv.text(e.classID); csv.integer(e.eventIndex); csv.number(e.onsetSeconds); csv.number(e.offsetSeconds)
+                    csv.number(e.durationSeconds); csv.text(e.onsetUTC); csv.number(e.peakDbfs); csv.number(e.confidence)
+                    if let bout = e.boutIndex { csv.integer(bout) } else { csv.plain("") }
+                    csv.endRow()
+                }
+            case .windows:
+                // Where each class column's confidence sits in this recording's stored order (its model's classes).
+                let stored = Self.classIDs(of: record)
+                let sources = classColumns.map { stored.firstIndex(of: $0) }
+                try store.forEachWindow(recordingID: id) { w in
+                    csv.plain(lead)
+                    csv.integer(w.windowIndex); csv.number(w.startOffsetSeconds); csv.number(w.endOffsetSeconds); csv.text(w.startUTC)
+                    csv.number(w.rmsDbfs); csv.number(w.snrDb); csv.text(w.topClass); csv.number(w.topConfidence)
+                    for source in sources {
+                        if let source, source < w.confidences.count { csv.number(w.confidences[source]) } else { csv.plain("") }
+                    }
+                    csv.endRow()
+                }
+            }
+        }
+        csv.flush()
+    }
+
+    // MARK: - JSON
+
+    /// `fixtures/schema/export-v1.schema.json`: the export object, one member per recording, its items one per line.
+    func writeJSON(_ records: [RecordingRecord], what: What, profile: String?, to sink: ByteSink) throws {
+        var json = JSONStreamWriter(sink: sink)
+        json.beginObject(multiline: true)
+        json.integer("schemaVersion", Self.schemaVersion)
+        json.string("what", what.rawValue)
+        if let profile { json.string("profile", profile) }
+        json.beginArray("recordings", multiline: true)
+        for r in records {
+            json.beginObject(multiline: true)
+            json.integer("id", r.id)
+            json.string("path", r.path)
+            json.string("fileName", r.fileName)
+            if let start = r.startUTC { json.string("startUtc", start) }
+            if let duration = r.durationSeconds { json.number("durationSeconds", duration) }
+            if let rate = r.sampleRate { json.integer("sampleRate", rate) }
+            json.string("model", "\(r.modelName ?? "")@\(r.modelVersion ?? "")+profiles@\(r.profilesVersion ?? "")")
+            if let sha = r.contentSHA256 { json.string("contentSha256", sha) }
+            json.beginArray(what.rawValue, multiline: true)
+            switch what {
+            case .episodes:
+                try store.forEachEpisode(recordingID: r.id, profile: profile) { e in
+                    json.beginObject()
+                    json.integer("id", e.id); json.string("profile", e.profile); json.string("class", e.classID)
+                    json.string("tier", e.tier); json.string("severity", e.severity)
+                    json.number("startOffsetSeconds", e.startOffsetSeconds); json.number("endOffsetSeconds", e.endOffsetSeconds)
+                    json.string("startUtc", e.startUTC); json.string("endUtc", e.endUTC); json.number("durationSeconds", e.durationSeconds)
+                    json.number("peakConfidence", e.peakConfidence); json.integer("alertCount", e.alertCount)
+                    json.integer("suppressedCount", e.suppressedCount); json.integer("activationCount", e.activationCount)
+                    if let peak = e.peakDbfs { json.number("peakDbfs", peak) }
+                    json.endObject()
+                }
+            case .alerts:
+                try store.forEachAlert(recordingID: r.id, profile: profile) { a in
+                    json.beginObject()
+                    json.integer("id", a.id); json.string("profile", a.profile); json.string("class", a.classID)
+                    json.string("tier", a.tier); json.string("kind", a.kind); json.number("offsetSeconds", a.offsetSeconds)
+                    json.string("utc", a.utc); json.integer("windowIndex", a.windowIndex); json.number("confidence", a.confidence)
+                    json.integer("episodeId", a.episodeID)
+                    json.endObject()
+                }
+            case .detections:
+                try store.forEachDetection(recordingID: r.id) { d in
+                    json.beginObject()
+                    json.integer("windowIndex", d.windowIndex); json.string("class", d.classID); json.number("confidence", d.confidence)
+                    json.number("startOffsetSeconds", d.startOffsetSeconds); json.string("startUtc", d.startUTC)
+                    json.endObject()
+                }
+            case .events:
+                try store.forEachSoundEvent(recordingID: r.id) { e in
+                    json.beginObject()
+                    json.string("class", e.classID); json.integer("eventIndex", e.eventIndex); json.number("onsetSeconds", e.onsetSeconds)
+                    json.number("offsetSeconds", e.offsetSeconds); json.number("durationSeconds", e.durationSeconds)
+                    json.string("onsetUtc", e.onsetUTC); json.number("peakDbfs", e.peakDbfs); json.number("confidence", e.confidence)
+                    if let bout = e.boutIndex { json.integer("boutIndex", bout) }
+                    json.endObject()
+                }
+            case .windows:
+                let classIDs = Self.classIDs(of: r)
+                // A class listed twice keeps its first confidence, as a JSON object holds each key once.
+                let firsts = classIDs.indices.filter { classIDs.firstIndex(of: classIDs[$0]) == $0 }
+                try store.forEachWindow(recordingID: r.id) { w in
+                    json.beginObject()
+                    json.integer("windowIndex", w.windowIndex); json.number("startOffsetSeconds", w.startOffsetSeconds)
+                    json.number("endOffsetSeconds", w.endOffsetSeconds); json.string("startUtc", w.startUTC)
+                    json.number("rmsDbfs", w.rmsDbfs); json.number("snrDb", w.snrDb); json.string("topClass", w.topClass)
+                    json.number("topConfidence", w.topConfidence)
+                    json.beginObject("confidences")
+                    for index in firsts where index < w.confidences.count { json.number(classIDs[index], w.confidences[index]) }
+                    json.endObject()
+                    json.endObject()
+                }
+            }
+            json.endArray()
+            json.endObject()
+        }
+        json.endArray()
+        json.endObject()
+        json.finish()
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import GRDB
+@testable import SomniqStore
+import Testing
+
+/// A database is checked before anything is changed: someone else's is refused, a newer version's is refused, and
+/// a command that only reads never upgrades an earlier version's.
+@Suite struct DatabaseIdentityTests {
+    let folder: String = {
+        let path = NSTemporaryDirectory() + "somniq-identity-\(UUID().uuidString)"
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }()
+
+    func files() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: folder).sorted() }
+
+    @Test func anotherApplicationsDatabaseIsLeftAsItWas() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/notes.sqlite"
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('keep me')")
+        }
+        try queue.close()
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        for upgrade in [true, false] {
+            do {
+                _ = try AnalysisStore(path: path, upgrade: upgrade)
+                Issue.record("opened another application's database")
+            } catch {
+                guard case .notOurs(_, let tables) = error else { Issue.record("\(error)"); continue }
+                #expect(tables == ["notes"])
+                #expect(error.description.contains("not a somniq-analyze database") && error.description.contains("--adopt-database"))
+            }
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "not a byte changed (no WAL switch, no tables)")
+        #expect(try files() == ["notes.sqlite"])
+        // Told to, it adds our tables beside the others.
+        let adopted = try AnalysisStore(path: path, adoptForeign: true)
+        try adopted.close()
+        let check = try DatabaseQueue(path: path)
+        #expect(try check.read { try String.fetchOne($0, sql: "SELECT text FROM notes") } == "keep me")
+        #expect(try check.read { try $0.tableExists("recordings") })
+        try check.close()
+    }
+
+    @Test func aNewerVersionsDatabaseIsRefused() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/somniq.sqlite"
+        try AnalysisStore(path: path).close()
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-from-the-future')") }
+        try queue.close()
+        for upgrade in [true, false] {
+            #expect {
+                _ = try AnalysisStore(path: path, upgrade: upgrade)
+            } throws: { error in
+                guard case .newerVersion(_, let steps) = error as? StoreError else { return false }
+                return steps == ["v99-from-the-future"] && "\(error)".contains("newer version")
+            }
+        }
+    }
+
+    @Test func readingNeverUpgradesAnEarlierVersionsDatabase() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/somniq.sqlite"
+        let queue = try DatabaseQueue(path: path)
+        try Schema.migrator.migrate(queue, upTo: "v3-undetectable-classes")
+        try queue.close()
+        #expect {
+            _ = try AnalysisStore(path: path, upgrade: false)
+        } throws: { error in
+            guard case .olderVersion(_, let missing) = error as? StoreError else { return false }
+            return missing == ["v4-sound-timing", "v5-locations"] && "\(error)".contains("does not upgrade it")
+        }
+        let check = try DatabaseQueue(path: path)
+        #expect(try !check.read { try $0.tableExists("sound_events") }, "the read changed nothing")
+        try check.close()
+        // A command that writes upgrades it; then reading works.
+        try AnalysisStore(path: path).close()
+        let reader = try AnalysisStore(path: path, upgrade: false)
+        #expect(try reader.recordings().isEmpty)
+        try reader.close()
+    }
+}
