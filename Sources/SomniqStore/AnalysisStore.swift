@@ -378,6 +378,20 @@ public final class AnalysisStore: Sendable {
         }
     }
 
+    /// The profiles any stored recording was run under, sorted.
+    public func storedProfiles() throws(StoreError) -> [String] {
+        try read { db in try String.fetchAll(db, sql: "SELECT DISTINCT profile FROM profile_runs ORDER BY profile") }
+    }
+
+    /// The classes of the models of the stored recordings, sorted.
+    public func storedClassIDs() throws(StoreError) -> [String] {
+        let lists = try read { db in
+            try String.fetchAll(db, sql: "SELECT DISTINCT class_ids FROM recordings WHERE status = 'complete' AND class_ids IS NOT NULL")
+        }
+        let ids = lists.flatMap { (try? JSONDecoder().decode([String].self, from: Data($0.utf8))) ?? [] }
+        return Array(Set(ids)).sorted()
+    }
+
     // MARK: - Streaming reads
     //
     // Rows handed to `body` one at a time as SQLite reads them, in one read transaction (a consistent snapshot), so

@@ -39,6 +39,8 @@ struct ClipsCommand: ParsableCommand {
 
     func run() throws {
         let store = try StoreOpening.open(db, existing: true)
+        try RecordingSelection.checkProfile(profile, store: store, db: db)
+        try RecordingSelection.checkClass(soundClass, store: store, db: db)
         do {
             try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
         } catch {

@@ -16,7 +16,8 @@ struct CompareCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("An audio file, or a recording id in --db.", valueName: "file-or-id"))
     var recording: String
 
-    @Option(help: ArgumentHelp("Database to read an analysed recording from.", valueName: "path"))
+    @Option(help: ArgumentHelp("Database to read an analysed recording from (default: somniq.sqlite, as for every command, when the argument is an id or a path analysed there).",
+                               valueName: "path"))
     var db: String?
 
     @OptionGroup var modelOptions: ModelOptions
@@ -28,7 +29,10 @@ struct CompareCommand: ParsableCommand {
         let bundle = try modelOptions.load()
         let analyzer = RecordingAnalyzer(bundle: bundle)
         var data: RecordingData?
-        if let db {
+        // A file on disk is decoded unless --db is given; an id (or a path that is not there) is looked up in the
+        // database every command reads by default.
+        let database = db ?? (FileManager.default.fileExists(atPath: recording) ? nil : "somniq.sqlite")
+        if let db = database, db == self.db || FileManager.default.fileExists(atPath: db) {
             let store = try StoreOpening.open(db, existing: true)
             do {
                 let id = try Int64(recording).flatMap { try store.recording(id: $0)?.id } ?? store.recordingID(forPath: recording)
@@ -40,7 +44,7 @@ struct CompareCommand: ParsableCommand {
         }
         if data == nil {
             guard Int64(recording) == nil || FileManager.default.fileExists(atPath: recording) else {
-                throw ValidationError("no recording \(recording) in \(db ?? "a database"); pass a file or an id from --db")
+                throw ValidationError("no recording \(recording) in \(database ?? "a database"); pass a file, or an id from --db (default somniq.sqlite)")
             }
             do {
                 data = try analyzer.analyze(path: recording)

@@ -43,6 +43,7 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
         let store = try StoreOpening.open(db, existing: true)
         let ids = try RecordingSelection.resolve(recording, store: store, db: db)
+        try RecordingSelection.checkProfile(profile, store: store, db: db)
         if let output {
             do {
                 try OutputSafety.check(output, database: db, recordings: try store.recordings().map(\.path), force: force,
@@ -78,8 +79,25 @@ struct ExportCommand: ParsableCommand {
     }
 }
 
-/// `--recording ID|PATH` arguments as recording ids (every complete recording when none is given).
+/// `--recording ID|PATH` arguments as recording ids (every complete recording when none is given), and the checks
+/// that a `--profile` or `--class` names something the database holds (a typo is a usage error, not an empty result).
 enum RecordingSelection {
+    static func checkProfile(_ profile: String?, store: AnalysisStore, db: String) throws {
+        guard let profile else { return }
+        let known = try store.storedProfiles()
+        guard known.contains(profile) else {
+            throw ValidationError("unknown profile '\(profile)'; \(db) holds results of: \(known.joined(separator: ", "))")
+        }
+    }
+
+    static func checkClass(_ id: String?, store: AnalysisStore, db: String) throws {
+        guard let id else { return }
+        let known = try store.storedClassIDs()
+        guard known.contains(id) else {
+            throw ValidationError("unknown class '\(id)'; the recordings in \(db) know: \(known.joined(separator: ", "))")
+        }
+    }
+
     static func resolve(_ arguments: [String], store: AnalysisStore, db: String) throws -> [Int64] {
         if arguments.isEmpty {
             return try store.recordings().filter { $0.status == "complete" }.map(\.id)

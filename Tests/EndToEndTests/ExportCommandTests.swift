@@ -147,6 +147,32 @@ enum AnalysedNight {
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter { $0.contains("partial") }.isEmpty)
     }
 
+    /// A typo in a profile or class is a usage error naming the choices (it used to print an empty table and exit 0).
+    @Test func typosAreUsageErrorsNamingTheChoices() throws {
+        let scratch = Scratch()
+        let typo = try CommandRunner.run(["export", "--db", db, "--profile", "mediums", "--format", "csv"])
+        #expect(typo.status == 64 && typo.stdout.isEmpty, "\(typo.stderr)")
+        #expect(typo.stderr.contains("unknown profile 'mediums'") && typo.stderr.contains("balanced, conservative, sensitive"),
+                "\(typo.stderr)")
+        let clips = try CommandRunner.run(["clips", "--db", db, "--class", "snorring", "--output", scratch.file("clips")])
+        #expect(clips.status == 64, "\(clips.stderr)")
+        #expect(clips.stderr.contains("unknown class 'snorring'") && clips.stderr.contains("snoring"), "\(clips.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("clips")), "nothing created")
+        let profile = try CommandRunner.run(["clips", "--db", db, "--profile", "Balanced", "--output", scratch.file("clips")])
+        #expect(profile.status == 64 && profile.stderr.contains("unknown profile 'Balanced'"), "\(profile.stderr)")
+    }
+
+    /// `compare ID` reads ./somniq.sqlite when no --db is given, as export and clips do.
+    @Test func compareFindsTheDefaultDatabase() throws {
+        let scratch = Scratch()
+        #expect(try CommandRunner.run(["analyze", sampleNight, "--quiet"], directory: scratch.path).status == 0)
+        let compared = try CommandRunner.run(["compare", "1", "--format", "json"], directory: scratch.path)
+        #expect(compared.status == 0, "\(compared.stderr)")
+        #expect(compared.stdout.contains("sleep_recording_1795302000.caf"))
+        let missing = try CommandRunner.run(["compare", "7"], directory: scratch.path)
+        #expect(missing.status == 64 && missing.stderr.contains("no recording 7 in somniq.sqlite"), "\(missing.stderr)")
+    }
+
     @Test func badRequestsAreUsageErrors() throws {
         #expect(try CommandRunner.run(["export", "--db", db, "--what", "windows", "--format", "dcase"]).status == 64)
         #expect(try CommandRunner.run(["export", "--db", db, "--recording", "999", "--format", "csv"]).status == 64)
