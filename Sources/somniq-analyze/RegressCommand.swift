@@ -56,7 +56,11 @@ struct RegressCommand: ParsableCommand {
             return
         }
         if changed > 0 {
-            Terminal.error("\(changed) fixtures differ from their goldens; if the change is intended, run 'somniq-analyze regress --update' and review the diff")
+            // The hint repeats the options this run was given, so that it updates these goldens against this model.
+            var rerun = ["somniq-analyze", "regress", "--update"]
+            if fixtures != "fixtures" { rerun += ["--fixtures", Self.shellQuoted(fixtures)] }
+            if let model = modelOptions.model { rerun += ["--model", Self.shellQuoted(model)] }
+            Terminal.error("\(changed) fixtures differ from their goldens; if the change is intended, run '\(rerun.joined(separator: " "))' and review the diff")
             throw ExitStatus.someInputsFailed
         }
     }
@@ -75,5 +79,11 @@ struct RegressCommand: ParsableCommand {
             return FileManager.default.fileExists(atPath: folder) ? folder : nil
         }
         return nil
+    }
+
+    /// `text` as one shell word (single-quoted when it holds anything but plain path characters).
+    static func shellQuoted(_ text: String) -> String {
+        let plain = text.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || "/._-+=:,@".unicodeScalars.contains($0) }
+        return plain && !text.isEmpty ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

@@ -48,7 +48,8 @@ import Testing
         #expect(differs.stdout.contains("DIFFERS  \(name)"))
         #expect(differs.stdout.contains("very-conservative: episode"), "\(differs.stdout)")
         #expect(differs.stdout.contains("expected siren [critical"), "\(differs.stdout)")
-        #expect(differs.stderr.contains("regress --update"))
+        // The hint keeps the --fixtures this run was given (it used to drop it, updating the wrong goldens).
+        #expect(differs.stderr.contains("run 'somniq-analyze regress --update --fixtures \(fixtures)'"), "\(differs.stderr)")
 
         let updated = try CommandRunner.run(["regress", "--fixtures", fixtures, "--update"])
         #expect(updated.status == 0)
