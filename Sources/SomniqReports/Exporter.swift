@@ -47,13 +47,6 @@ public struct Exporter {
         }
     }
 
-    /// The whole export as text (small exports and tests).
-    public func export(recordings ids: [Int64], what: What, profile: String?, format: Format) throws -> String {
-        let sink = ByteSink.memory()
-        try export(recordings: ids, what: what, profile: profile, format: format, to: sink)
-        return sink.text
-    }
-
     static func classIDs(of record: RecordingRecord) -> [String] {
         (try? JSONDecoder().decode([String].self, from: Data((record.classIDs ?? "[]").utf8))) ?? []
     }

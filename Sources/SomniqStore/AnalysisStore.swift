@@ -292,16 +292,6 @@ public final class AnalysisStore: Sendable {
                              data.fileSize, data.fileModified])
     }
 
-    /// Every file known to hold a recording's audio, the recording's own path first.
-    public func locations(recordingID: Int64) throws(StoreError) -> [String] {
-        try read { db in
-            try String.fetchAll(db, sql: """
-                SELECT l.path FROM recording_locations l JOIN recordings r ON r.id = l.recording_id
-                WHERE l.recording_id = ? ORDER BY l.path <> r.path, l.path
-                """, arguments: [recordingID])
-        }
-    }
-
     /// Records that `filePath` could not be analysed, and why, replacing an earlier failure of it. A complete analysis
     /// of the file stays: a failed attempt (a file cut short in place, a read refused during `--reanalyze`) is recorded
     /// beside it and never removes it.
