@@ -9,7 +9,13 @@ import Foundation
 /// a NaN or infinite sample is an error, not a silent zero.
 public final class AudioFileReader {
     public let path: String
-    public let format: AudioFormatInfo
+    /// The file's format; where the file turns out to be cut short while reading, `frameCount` becomes the frames
+    /// it holds.
+    public private(set) var format: AudioFormatInfo
+    /// Where the file holds less audio than its header promises (a recorder that crashed, a phone that died) and
+    /// `acceptCutShort` was given: the frame count the header promised. `nil` for a whole file.
+    public private(set) var declaredFrameCount: Int64?
+    private let acceptsCutShort: Bool
     private let handle: OpaquePointer
     private var interleaved: [Float] = []
     /// Whether the file's samples are 8- or 16-bit integers, read (and hashed) as 16-bit ones.
@@ -33,8 +39,13 @@ public final class AudioFileReader {
 
     /// Opens `path` for reading; checks existence, type and permissions first so that the
     /// error says what is really wrong rather than libsndfile's generic message.
-    public init(path: String) throws(AudioFileError) {
+    ///
+    /// A file whose header promises more audio than it holds is refused as `.truncated`, unless `acceptCutShort`:
+    /// then it reads as the audio it holds, and `declaredFrameCount` says what the header promised. A file with no
+    /// audio at all is refused either way.
+    public init(path: String, acceptCutShort: Bool = false) throws(AudioFileError) {
         self.path = path
+        acceptsCutShort = acceptCutShort
         var isDirectory: ObjCBool = false
         let manager = FileManager.default
         guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -85,8 +96,11 @@ public final class AudioFileReader {
             throw .unsupportedSampleRate(path: path, sampleRate: format.sampleRate)
         }
         if let declared = Self.declaredFrameCount(handle, readableFrames: format.frameCount) {
-            sf_close(handle)
-            throw .truncated(path: path, expectedFrames: declared, readFrames: format.frameCount)
+            guard acceptCutShort else {
+                sf_close(handle)
+                throw .truncated(path: path, expectedFrames: declared, readFrames: format.frameCount)
+            }
+            declaredFrameCount = declared
         }
         self.handle = handle
         self.format = format
@@ -142,9 +156,16 @@ public final class AudioFileReader {
             }
         }
         if got < wanted {
+            // A decoder error after some audio (a FLAC whose encoder died mid-frame) ends the audio as surely as
+            // the end of the file does.
             let error = sf_error(handle)
-            if error != 0 { throw .readFailed(path: path, reason: String(cString: sf_strerror(handle))) }
-            throw .truncated(path: path, expectedFrames: format.frameCount, readFrames: framesRead + Int64(got))
+            guard acceptsCutShort, framesRead + Int64(got) > 0 else {
+                if error != 0 { throw .readFailed(path: path, reason: String(cString: sf_strerror(handle))) }
+                throw .truncated(path: path, expectedFrames: format.frameCount, readFrames: framesRead + Int64(got))
+            }
+            // The audio ends here: what was read is the recording.
+            declaredFrameCount = declaredFrameCount ?? format.frameCount
+            format.frameCount = framesRead + Int64(got)
         }
         // NaN, infinities and magnitudes no recorder produces (here 80 dB above full scale) are corruption; the
         // last would also overflow the features' sums of squares. Integers are always in range.
@@ -278,8 +299,9 @@ public final class AudioFileReader {
 extension AudioFileReader {
     /// A short file's samples, mixed to mono, at its own rate: for clips (training clips, the pieces of a development
     /// night). Recordings are never read whole; they stream through `read(into:)`.
+    /// A clip cut short gives the audio it holds.
     public static func readMono(_ path: String) throws(AudioFileError) -> (samples: [Float], sampleRate: Int) {
-        let reader = try AudioFileReader(path: URL(fileURLWithPath: path).standardizedFileURL.path)
+        let reader = try AudioFileReader(path: URL(fileURLWithPath: path).standardizedFileURL.path, acceptCutShort: true)
         var samples: [Float] = []
         var chunk = [Float](repeating: 0, count: 65_536)
         while true {

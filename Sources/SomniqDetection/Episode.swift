@@ -18,6 +18,10 @@ public struct Episode: Equatable, Sendable {
     public var activations: ClosedRange<Int>
     /// The loudest 10 ms within it, dBFS over the analysis band (known once the episode is timed from the envelope).
     public var peakDbfs: Float?
+    /// Its level taken as one sound (the power mean of its 10 ms blocks), dBFS over the analysis band.
+    public var meanDbfs: Float?
+    /// How far its loudest 10 ms stands over the room's background at that moment, dB.
+    public var peakOverBackgroundDb: Float?
 
     public var durationSeconds: Double { endSeconds - startSeconds }
 }

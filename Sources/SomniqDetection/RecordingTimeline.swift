@@ -12,6 +12,10 @@ public struct RecordingTimeline: Sendable {
     public let bouts: [Bout]
     /// Per class with a rhythm, the longest pause between event onsets within one bout.
     private let boutGaps: [Int: Double]
+    /// Per claimed class, the bouts that claim it (see `EventRhythm.claims`).
+    private let claimingBouts: [Int: [Bout]]
+    /// Classes whose episodes must hold a bout (see `EventRhythm.boutOnly`).
+    private let boutOnlyClasses: Set<Int>
 
     public init(envelope: LevelEnvelope, model: ClassifierModel, confidences: [Float], windowCount: Int) {
         timing = SoundTiming(envelope: envelope)
@@ -27,9 +31,69 @@ public struct RecordingTimeline: Sendable {
             events += found.events
             bouts += found.bouts
         }
-        self.events = events
-        self.bouts = bouts
+        // What the bouts claim: per claimed class, the bouts of the classes that claim it and their events.
+        var claimed: [Int: [RecurringEvent]] = [:]
+        var claiming: [Int: [Bout]] = [:]
+        for (classIndex, definition) in model.classes.enumerated() {
+            guard let rhythm = definition.events, !rhythm.claims.isEmpty else { continue }
+            let boutEvents = events.filter { $0.classIndex == classIndex && $0.bout != nil }
+            for id in rhythm.claims {
+                guard let other = model.classes.firstIndex(where: { $0.id == id }) else { continue }
+                claimed[other, default: []] += boutEvents
+                claiming[other, default: []] += bouts.filter { $0.classIndex == classIndex }
+            }
+        }
+        // A claimed class's events that are a bout's events are not its own; its bouts are counted again without them.
+        for (classIndex, claims) in claimed.sorted(by: { $0.key < $1.key }) {
+            guard let rhythm = model.classes[classIndex].events else { continue }
+            var own = events.filter { event in
+                event.classIndex == classIndex && !claims.contains { $0.overlaps(event.onsetSeconds...event.offsetSeconds) }
+            }
+            events.removeAll { $0.classIndex == classIndex }
+            bouts.removeAll { $0.classIndex == classIndex }
+            bouts += RecurringEventFinder.groupBouts(&own, rhythm: rhythm, classIndex: classIndex)
+            events += own
+        }
+        self.events = events.sorted { ($0.classIndex, $0.onsetSeconds) < ($1.classIndex, $1.onsetSeconds) }
+        self.bouts = bouts.sorted { ($0.classIndex, $0.onsetSeconds) < ($1.classIndex, $1.onsetSeconds) }
         boutGaps = gaps
+        claimingBouts = claiming
+        boutOnlyClasses = Set(model.classes.indices.filter { model.classes[$0].events?.boutOnly == true })
+    }
+
+    /// The confidences the alert processor hears, once the whole recording is known: the classifier's, except that
+    /// - a `boutOnly` class is heard only within its bouts (one snore-like sound on its own is not the activity);
+    /// - a class another class claims is not heard within the claiming class's bouts, except over events of its own
+    ///   (a loud snore of a bout, scored as a cough or a door in its window, is a snore).
+    /// The same for every profile, so that a stricter profile still never alerts more than a looser one. The stored
+    /// window confidences stay the classifier's.
+    public func heardConfidences(_ confidences: [Float], classCount: Int, windowCount: Int) -> [Float] {
+        guard !boutOnlyClasses.isEmpty || !claimingBouts.isEmpty else { return confidences }
+        var heard = confidences
+        // The windows (1 s from each half-second) that share some time with any of `spans`.
+        func touched(by spans: [(Double, Double)]) -> [Bool] {
+            var marks = [Bool](repeating: false, count: windowCount)
+            for (onset, offset) in spans where offset > onset {
+                let first = max(0, Int(((onset - AnalysisGrid.windowSeconds) / AnalysisGrid.hopSeconds).rounded(.down)))
+                let last = min(windowCount - 1, Int((offset / AnalysisGrid.hopSeconds).rounded(.up)))
+                guard first <= last else { continue }
+                for window in first...last {
+                    let start = AnalysisGrid.windowStartSeconds(window)
+                    if onset < start + AnalysisGrid.windowSeconds && start < offset { marks[window] = true }
+                }
+            }
+            return marks
+        }
+        for classIndex in boutOnlyClasses.sorted() {
+            let inBout = touched(by: bouts.filter { $0.classIndex == classIndex }.map { ($0.onsetSeconds, $0.offsetSeconds) })
+            for window in 0..<windowCount where !inBout[window] { heard[window * classCount + classIndex] = 0 }
+        }
+        for (classIndex, claiming) in claimingBouts.sorted(by: { $0.key < $1.key }) {
+            let claimed = touched(by: claiming.map { ($0.onsetSeconds, $0.offsetSeconds) })
+            let own = touched(by: events.filter { $0.classIndex == classIndex }.map { ($0.onsetSeconds, $0.offsetSeconds) })
+            for window in 0..<windowCount where claimed[window] && !own[window] { heard[window * classCount + classIndex] = 0 }
+        }
+        return heard
     }
 
     /// `episode` with its start and end moved to the sound's own: for a class with events, the first and last event
@@ -41,7 +105,16 @@ public struct RecordingTimeline: Sendable {
                         durationSeconds: Double) -> Episode {
         var result = retimed(episode, rule: rule, confidences: confidences, classCount: classCount, windowCount: windowCount,
                              durationSeconds: durationSeconds)
-        result.peakDbfs = timing.peakDbfs(in: result.startSeconds...max(result.startSeconds, result.endSeconds))
+        return leveled(result)
+    }
+
+    /// `episode` with its levels read from the envelope over its time.
+    private func leveled(_ episode: Episode) -> Episode {
+        var result = episode
+        let span = episode.startSeconds...max(episode.startSeconds, episode.endSeconds)
+        result.peakDbfs = timing.peakDbfs(in: span)
+        result.meanDbfs = timing.meanDbfs(in: span)
+        result.peakOverBackgroundDb = timing.peakOverBackgroundDb(in: span)
         return result
     }
 
@@ -111,8 +184,7 @@ public struct RecordingTimeline: Sendable {
             let last = min(windowCount - 1, AnalysisGrid.windowIndex(atSeconds: piece.endSeconds))
             piece.peakConfidence = first <= last
                 ? (first...last).map { confidences[$0 * classCount + episode.classIndex] }.max() ?? 0 : episode.peakConfidence
-            piece.peakDbfs = timing.peakDbfs(in: piece.startSeconds...max(piece.startSeconds, piece.endSeconds))
-            return piece
+            return leveled(piece)
         }
     }
 }

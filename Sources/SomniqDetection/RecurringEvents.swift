@@ -14,6 +14,11 @@ public struct RecurringEvent: Equatable, Sendable {
     public var bout: Int?
 
     public var durationSeconds: Double { offsetSeconds - onsetSeconds }
+
+    /// Whether the event and `span` share some time.
+    public func overlaps(_ span: ClosedRange<Double>) -> Bool {
+        onsetSeconds < span.upperBound && span.lowerBound < offsetSeconds
+    }
 }
 
 /// A run of a class's events at a steady pace (snores once a breath): one activity.

@@ -82,6 +82,21 @@ public struct SoundTiming: Sendable {
         return loudestBlock(in: seconds).map { envelope[$0] }
     }
 
+    /// The level of `seconds` taken as one sound: the power mean of its 10 ms blocks, dBFS.
+    public func meanDbfs(in seconds: ClosedRange<Double>) -> Float? {
+        guard !envelope.isEmpty else { return nil }
+        let range = blockRange(seconds)
+        var power = 0.0
+        for index in range { power += pow(10, Double(envelope[index]) / 10) }
+        return Float(10 * log10(power / Double(range.count)))
+    }
+
+    /// How far the loudest 10 ms of `seconds` stands over the room's background at that moment, dB.
+    public func peakOverBackgroundDb(in seconds: ClosedRange<Double>) -> Float? {
+        guard !envelope.isEmpty, let loudest = loudestBlock(in: seconds) else { return nil }
+        return envelope[loudest] - background.at(seconds: LevelEnvelope.seconds(loudest))
+    }
+
     // MARK: - Blocks
 
     private func blockRange(_ seconds: ClosedRange<Double>) -> ClosedRange<Int> {

@@ -37,6 +37,8 @@ public enum CrossValidation {
         public var label: String
         public var confidence: Float
         public var probeLabels: [String]
+        /// For a recording labelled by events, each window's prediction (its top class), in window order.
+        public var windows: [(label: String, confidence: Float)] = []
     }
 
     /// For each scored clip (not an augmented copy), the prediction of the model fitted without the clip's fold.
@@ -87,7 +89,8 @@ public enum CrossValidation {
                 let prediction = predict(clip, classifier: classifier, floor: model.detectionFloor)
                 predictions[index] = Prediction(
                     label: prediction.label, confidence: prediction.confidence,
-                    probeLabels: clip.probes.map { predict(windows: $0.windows, classifier: classifier, floor: model.detectionFloor).label })
+                    probeLabels: clip.probes.map { predict(windows: $0.windows, classifier: classifier, floor: model.detectionFloor).label },
+                    windows: clip.eventLabelled ? predictWindows(clip, classifier: classifier, floor: model.detectionFloor) : [])
             }
         }
         return predictions

@@ -23,6 +23,8 @@ public struct FitDataset: Sendable {
         /// An augmented copy of another clip (it trains, and is never scored), and the group and source of the recorded
         /// background it was mixed over: it must not train a model scored on that group or source.
         public var augmented = false
+        /// A recording labelled by events (`fit --labels`): scored window by window, as its windows carry the labels.
+        public var eventLabelled = false
         public var backgroundGroup: String?
         public var backgroundSource: String?
         /// Perturbed versions of the clip (another rate, level or background), scored only, to measure whether its

@@ -50,6 +50,12 @@ public struct ClassifierModel: Codable, Equatable, Sendable {
             throw DecodingError.dataCorruptedError(forKey: .classes, in: container,
                 debugDescription: "class \"\(definition.id)\" is defined twice")
         }
+        for definition in classes {
+            for claimed in definition.events?.claims ?? [] where !seen.contains(claimed) || claimed == definition.id {
+                throw DecodingError.dataCorruptedError(forKey: .classes, in: container,
+                    debugDescription: "class \"\(definition.id)\" claims \"\(claimed)\", which is not another class of this model")
+            }
+        }
     }
 
     /// Class identifiers in model order: the column order of every confidence vector.

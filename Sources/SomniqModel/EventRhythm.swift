@@ -12,17 +12,39 @@ public struct EventRhythm: Codable, Equatable, Sendable {
     public var boutGapSec: Double
     /// A bout holds at least this many events.
     public var boutMinEvents: Int
+    /// An episode of the class holds at least one bout: a lone event is not the activity (snoring is a run of
+    /// snores at breathing pace; one snore-like sound on its own is not a snoring episode).
+    public var boutOnly: Bool
+    /// Classes whose episodes and events give way to this class's bouts: a sound that is one of the events of a bout
+    /// (a snore at the bout's pace) is that, even where another class scored it higher in its window (a loud snore
+    /// taken for a cough or a door). Ids of classes of the same model.
+    public var claims: [String]
 
     public init(confidence: Double, minEventSec: Double = 0.15, bridgeSec: Double = 0.12, boutGapSec: Double,
-                boutMinEvents: Int = 3) {
+                boutMinEvents: Int = 3, boutOnly: Bool = false, claims: [String] = []) {
         self.confidence = confidence
         self.minEventSec = minEventSec
         self.bridgeSec = bridgeSec
         self.boutGapSec = boutGapSec
         self.boutMinEvents = boutMinEvents
+        self.boutOnly = boutOnly
+        self.claims = claims
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case confidence, minEventSec, bridgeSec, boutGapSec, boutMinEvents }
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case confidence, minEventSec, bridgeSec, boutGapSec, boutMinEvents, boutOnly, claims
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(confidence, forKey: .confidence)
+        try container.encode(minEventSec, forKey: .minEventSec)
+        try container.encode(bridgeSec, forKey: .bridgeSec)
+        try container.encode(boutGapSec, forKey: .boutGapSec)
+        try container.encode(boutMinEvents, forKey: .boutMinEvents)
+        if boutOnly { try container.encode(boutOnly, forKey: .boutOnly) }
+        if !claims.isEmpty { try container.encode(claims, forKey: .claims) }
+    }
 
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
@@ -32,6 +54,8 @@ public struct EventRhythm: Codable, Equatable, Sendable {
         bridgeSec = try container.decodeIfPresent(Double.self, forKey: .bridgeSec) ?? 0.12
         boutGapSec = try container.decode(Double.self, forKey: .boutGapSec)
         boutMinEvents = try container.decodeIfPresent(Int.self, forKey: .boutMinEvents) ?? 3
+        boutOnly = try container.decodeIfPresent(Bool.self, forKey: .boutOnly) ?? false
+        claims = try container.decodeIfPresent([String].self, forKey: .claims) ?? []
         guard (0.01...1).contains(confidence) else {
             throw DecodingError.dataCorruptedError(forKey: .confidence, in: container, debugDescription: "must lie in [0.01, 1]")
         }

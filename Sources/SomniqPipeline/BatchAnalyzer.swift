@@ -14,8 +14,9 @@ public final class BatchAnalyzer: @unchecked Sendable {
     /// What happened to one file.
     public enum Outcome: Sendable {
         case analysed(RecordingData, [ProfileResult])
-        /// Already in the database with this model; `addedProfiles` were computed from its stored confidences.
-        case skipped(path: String, reason: String, addedProfiles: [String])
+        /// Already in the database with this model; `addedProfiles` were computed from its stored confidences, and
+        /// where a new start time was given, `startMoved` says what it was set to.
+        case skipped(path: String, reason: String, addedProfiles: [String], startMoved: String? = nil)
         case failed(path: String, code: String, reason: String)
     }
 
@@ -31,6 +32,12 @@ public final class BatchAnalyzer: @unchecked Sendable {
         /// Seconds of audio in files fully handled (analysed or skipped).
         public var audioSecondsHandled = 0.0
         public var failures: [(path: String, reason: String)] = []
+        /// Files analysed with a warning (cut short: analysed as far as the audio went).
+        public var warnings: [(path: String, message: String)] = []
+        /// Files already done that had profiles added, and which.
+        public var profilesAdded: [(path: String, profiles: [String])] = []
+        /// Files already done whose start time was set to the one given, and what it was.
+        public var startsMoved: [(path: String, message: String)] = []
     }
 
     public let analyzer: RecordingAnalyzer
@@ -106,8 +113,11 @@ public final class BatchAnalyzer: @unchecked Sendable {
         case .analysed(let data, _):
             progress.analysed += 1
             progress.audioSecondsHandled += data.durationSeconds
-        case .skipped:
+            if let warning = CutShort.warning(data) { progress.warnings.append((data.path, warning)) }
+        case .skipped(let path, _, let added, let moved):
             progress.skipped += 1
+            if !added.isEmpty { progress.profilesAdded.append((path, added)) }
+            if let moved { progress.startsMoved.append((path, moved)) }
         case .failed(let path, _, let reason):
             progress.failed += 1
             progress.failures.append((path, reason))
@@ -121,10 +131,11 @@ public final class BatchAnalyzer: @unchecked Sendable {
         let size = (attributes?[.size] as? NSNumber)?.int64Value
         let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970
         do {
-            if !reanalyze, explicitStart == nil, let size, let modified,
+            if !reanalyze, let size, let modified,
                let existing = try store.completeAnalysis(path: path, fileSize: size, fileModified: modified),
                existing.modelTag == analyzer.bundle.versionTag {
-                return try completeProfiles(of: existing, path: path, reason: "already analysed")
+                let moved = try restarted(existing.id)
+                return try completeProfiles(of: existing, path: path, reason: "already analysed", startMoved: moved)
             }
             let data: RecordingData
             do {
@@ -137,15 +148,22 @@ public final class BatchAnalyzer: @unchecked Sendable {
                 return .failed(path: path, code: error.code, reason: error.reason + (kept ? " (the earlier analysis of this file is kept)" : ""))
             }
             lock.withLock { progress.audioSeconds += data.durationSeconds }
+            // A file analysed whole before and now cut short has been damaged in place (not left short by a recorder
+            // that died): its good analysis stays, and the damage is reported as the failure it is.
+            if let declared = data.declaredFrameCount, try store.recordingID(forPath: path) != nil {
+                let error = AudioFileError.truncated(path: path, expectedFrames: declared, readFrames: data.frameCount)
+                try store.saveFailure(filePath: path, code: error.code, message: error.reason)
+                return .failed(path: path, code: error.code, reason: error.reason + " (the earlier analysis of this file is kept)")
+            }
             let results = analyzer.runProfiles(profiles, on: data)
             if isCancelled { return nil }
             switch try store.save(data, bundle: analyzer.bundle, results: results, replacing: reanalyze) {
             case .stored:
                 return .analysed(data, results)
-            case .alreadyStored(_, let previousPath):
+            case .alreadyStored(let id, let previousPath):
                 let reason = previousPath == path ? "already analysed" : "same audio as \(previousPath), already analysed"
                 lock.withLock { progress.audioSecondsHandled += data.durationSeconds }
-                return .skipped(path: path, reason: reason, addedProfiles: [])
+                return .skipped(path: path, reason: reason, addedProfiles: [], startMoved: try restarted(id))
             }
         } catch {
             lock.withLock {
@@ -155,8 +173,19 @@ public final class BatchAnalyzer: @unchecked Sendable {
         }
     }
 
+    /// Where a start time was given that the stored recording does not have, moves the recording to it (the start
+    /// is metadata: nothing is decoded again) and says so.
+    private func restarted(_ recordingID: Int64) throws(StoreError) -> String? {
+        guard let explicitStart else { return nil }
+        let milliseconds = Int64((explicitStart.timeIntervalSince1970 * 1000).rounded())
+        return try store.setStart(recordingID: recordingID, startMilliseconds: milliseconds, source: "explicit").map {
+            "start time set to \(UTCTimestamp.format(milliseconds: milliseconds)) (was \($0))"
+        }
+    }
+
     /// Adds the requested profiles a stored analysis lacks, from its stored confidences (no decoding).
-    private func completeProfiles(of existing: AnalysisStore.StoredAnalysis, path: String, reason: String) throws(StoreError) -> Outcome {
+    private func completeProfiles(of existing: AnalysisStore.StoredAnalysis, path: String, reason: String,
+                                  startMoved: String?) throws(StoreError) -> Outcome {
         let missing = profiles.filter { !existing.profiles.contains($0.name) }
         var duration = 0.0
         if !missing.isEmpty, let data = try store.recordingData(id: existing.id) {
@@ -166,6 +195,6 @@ public final class BatchAnalyzer: @unchecked Sendable {
             duration = record.durationSeconds ?? 0
         }
         lock.withLock { progress.audioSecondsHandled += duration }
-        return .skipped(path: path, reason: reason, addedProfiles: missing.map(\.name))
+        return .skipped(path: path, reason: reason, addedProfiles: missing.map(\.name), startMoved: startMoved)
     }
 }

@@ -163,8 +163,10 @@ public struct FitDataBuilder {
                         used.append(true)
                     }
                 }
-                result.append(FitDataset.Clip(path: file, label: name, classID: nil, group: name, windows: rows,
-                                              windowClasses: classes, used: used))
+                var clip = FitDataset.Clip(path: file, label: name, classID: nil, group: name, windows: rows,
+                                           windowClasses: classes, used: used)
+                clip.eventLabelled = true
+                result.append(clip)
             } catch {
                 failure(error)
             }

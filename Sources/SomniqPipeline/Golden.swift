@@ -49,6 +49,8 @@ public struct Golden: Codable, Equatable, Sendable {
     public var fixture: String
     public var model: String
     public var durationSeconds: Double?
+    /// For a file cut short (analysed as far as its audio went), the frame count its header promised.
+    public var declaredFrames: Int64?
     public var windows: Int?
     public var detections: [DetectionRun]?
     /// In the model's profile order.
@@ -61,6 +63,7 @@ public struct Golden: Codable, Equatable, Sendable {
         self.fixture = fixture
         self.model = model
         durationSeconds = data.durationSeconds
+        declaredFrames = data.declaredFrameCount
         windows = data.windowCount
         detections = Self.runs(data, floor: detectionFloor)
         profileOrder = results.map(\.profile)

@@ -22,6 +22,10 @@ public struct GoldenComparison: Sendable {
         case (nil, nil):
             break
         }
+        if expected.declaredFrames != got.declaredFrames {
+            found.append("cut short: expected \(expected.declaredFrames.map { "a header promising \($0) frames" } ?? "a whole file"), "
+                + "got \(got.declaredFrames.map { "a header promising \($0) frames" } ?? "a whole file")")
+        }
         if expected.windows != got.windows {
             found.append("windows: expected \(expected.windows ?? 0), got \(got.windows ?? 0)")
         }

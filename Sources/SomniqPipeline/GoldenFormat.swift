@@ -10,6 +10,7 @@ public enum GoldenFormat {
             return (lines + ["}"]).joined(separator: "\n") + "\n"
         }
         lines.append("  \"durationSeconds\": \(time(golden.durationSeconds ?? 0)),")
+        if let declared = golden.declaredFrames { lines.append("  \"declaredFrames\": \(declared),") }
         lines.append("  \"windows\": \(golden.windows ?? 0),")
         lines += array("detections", (golden.detections ?? []).map {
             "{\"class\": \(quote($0.classID)), \"start\": \(time($0.start)), \"end\": \(time($0.end)), "

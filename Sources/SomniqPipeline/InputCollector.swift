@@ -29,6 +29,16 @@ public enum InputCollector {
         return result
     }
 
+    /// Arguments that name nothing at all: a typo on the command line, a usage error rather than a bad file. (A broken
+    /// symbolic link or a name that is not valid UTF-8 does name something, and is reported by the analysis.)
+    public static func missing(_ arguments: [String]) -> [String] {
+        arguments.filter { argument in
+            !FileManager.default.fileExists(atPath: argument)
+                && (try? FileManager.default.destinationOfSymbolicLink(atPath: argument)) == nil
+                && !argument.unicodeScalars.contains("\u{FFFD}")
+        }
+    }
+
     static func hasAudioExtension(_ path: String) -> Bool {
         audioExtensions.contains((path as NSString).pathExtension.lowercased())
     }

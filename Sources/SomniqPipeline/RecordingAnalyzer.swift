@@ -10,10 +10,15 @@ import SomniqStore
 public struct RecordingAnalyzer: Sendable {
     public let bundle: ModelBundle
     private let classifier: Classifier
+    /// Whether a file holding less audio than its header promises (a recorder that crashed, a phone that died) is
+    /// analysed as far as it goes (`RecordingData.declaredFrameCount` then says what was promised) rather than
+    /// refused as truncated.
+    public var acceptsCutShort: Bool
 
-    public init(bundle: ModelBundle) {
+    public init(bundle: ModelBundle, acceptsCutShort: Bool = true) {
         self.bundle = bundle
         classifier = Classifier(model: bundle.classifier)
+        self.acceptsCutShort = acceptsCutShort
     }
 
     /// Analyses the file at `path`.
@@ -26,8 +31,8 @@ public struct RecordingAnalyzer: Sendable {
     public func analyze(path: String, explicitStart: Date? = nil, isCancelled: (() -> Bool)? = nil,
                         progress: ((Double) -> Void)? = nil, spoolFeatures: Bool = false) throws(AudioFileError) -> RecordingData {
         let absolutePath = URL(fileURLWithPath: path).standardizedFileURL.path
-        let reader = try AudioFileReader(path: absolutePath)
-        let format = reader.format
+        let reader = try AudioFileReader(path: absolutePath, acceptCutShort: acceptsCutShort)
+        var format = reader.format
         let start = RecordingStartTime.resolve(explicit: explicitStart, path: absolutePath,
                                                metadataDate: reader.metadataStartDate,
                                                durationSeconds: format.durationSeconds)
@@ -51,8 +56,14 @@ public struct RecordingAnalyzer: Sendable {
             if got < chunkLength { break }
         }
         accumulator.finish()
-        precondition(accumulator.windowCount == expectedWindows,
-                     "window count \(accumulator.windowCount) differs from the grid's \(expectedWindows)")
+        if reader.format.frameCount < format.frameCount {
+            // The audio ended before the header said it would: the recording is what was read.
+            format = reader.format
+            accumulator.keepWindows(AnalysisGrid(sampleRate: format.sampleRate).windowCount(frameCount: format.frameCount))
+        }
+        let gridWindows = AnalysisGrid(sampleRate: format.sampleRate).windowCount(frameCount: format.frameCount)
+        precondition(accumulator.windowCount == gridWindows,
+                     "window count \(accumulator.windowCount) differs from the grid's \(gridWindows)")
 
         let attributes = try? FileManager.default.attributesOfItem(atPath: absolutePath)
         var data = RecordingData(
@@ -65,6 +76,7 @@ public struct RecordingAnalyzer: Sendable {
         data.envelope = accumulator.stream.envelope
         data.timeline = timeline(envelope: data.envelope, confidences: data.confidences, windowCount: data.windowCount)
         data.contentSHA256 = reader.contentSHA256
+        data.declaredFrameCount = reader.declaredFrameCount
         data.fileSize = (attributes?[.size] as? NSNumber)?.int64Value
         data.fileModified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970
         return data
@@ -135,6 +147,11 @@ public struct RecordingAnalyzer: Sendable {
 
         mutating func finish() {
             stream.finish { emit($0) }
+        }
+
+        /// Drops the room kept for windows the audio never reached.
+        mutating func keepWindows(_ count: Int) {
+            confidences.removeLast(confidences.count - count * classCount)
         }
 
         private mutating func emit(_ vector: FeatureVector) {

@@ -126,7 +126,8 @@ public struct Exporter {
 
     static let csvColumns: [What: [String]] = [
         .episodes: ["recording_id", "file", "profile", "class", "tier", "severity", "start_offset_s", "end_offset_s", "start_utc",
-                    "end_utc", "duration_s", "peak_confidence", "alert_count", "suppressed_count", "activation_count", "peak_dbfs"],
+                    "end_utc", "duration_s", "peak_confidence", "alert_count", "suppressed_count", "activation_count", "peak_dbfs",
+                    "mean_dbfs", "peak_over_background_db"],
         .alerts: ["recording_id", "file", "profile", "class", "tier", "kind", "offset_s", "utc", "window_index", "confidence", "episode_id"],
         .detections: ["recording_id", "file", "window_index", "class", "confidence", "start_offset_s", "start_utc"],
         .events: ["recording_id", "file", "class", "event_index", "onset_s", "offset_s", "duration_s", "onset_utc", "peak_dbfs",
@@ -151,7 +152,9 @@ public struct Exporter {
                     csv.number(e.startOffsetSeconds); csv.number(e.endOffsetSeconds); csv.text(e.startUTC); csv.text(e.endUTC)
                     csv.number(e.durationSeconds); csv.number(e.peakConfidence)
                     csv.integer(e.alertCount); csv.integer(e.suppressedCount); csv.integer(e.activationCount)
-                    if let peak = e.peakDbfs { csv.number(peak) } else { csv.plain("") }
+                    for level in [e.peakDbfs, e.meanDbfs, e.peakOverBackgroundDb] {
+                        if let level { csv.number(level) } else { csv.plain("") }
+                    }
                     csv.endRow()
                 }
             case .alerts:
@@ -212,6 +215,10 @@ public struct Exporter {
             if let start = r.startUTC { json.string("startUtc", start) }
             if let duration = r.durationSeconds { json.number("durationSeconds", duration) }
             if let rate = r.sampleRate { json.integer("sampleRate", rate) }
+            if r.truncated, let declared = r.declaredFrames {
+                json.bool("truncated", true)
+                json.integer("declaredFrames", declared)
+            }
             json.string("model", "\(r.modelName ?? "")@\(r.modelVersion ?? "")+profiles@\(r.profilesVersion ?? "")")
             if let sha = r.contentSHA256 { json.string("contentSha256", sha) }
             json.beginArray(what.rawValue, multiline: true)
@@ -226,6 +233,8 @@ public struct Exporter {
                     json.number("peakConfidence", e.peakConfidence); json.integer("alertCount", e.alertCount)
                     json.integer("suppressedCount", e.suppressedCount); json.integer("activationCount", e.activationCount)
                     if let peak = e.peakDbfs { json.number("peakDbfs", peak) }
+                    if let mean = e.meanDbfs { json.number("meanDbfs", mean) }
+                    if let over = e.peakOverBackgroundDb { json.number("peakOverBackgroundDb", over) }
                     json.endObject()
                 }
             case .alerts:

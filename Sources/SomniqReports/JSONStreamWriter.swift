@@ -38,6 +38,11 @@ public struct JSONStreamWriter {
 
     public mutating func integer(_ key: String?, _ value: Int?) { integer(key, value.map(Int64.init)) }
 
+    public mutating func bool(_ key: String?, _ value: Bool) {
+        member(key)
+        out.write(value ? "true" : "false")
+    }
+
     /// Ends the document with a line break and hands it to the sink.
     public mutating func finish() {
         precondition(levels.isEmpty, "unclosed JSON container")

@@ -23,15 +23,35 @@ public final class AnalysisStore: Sendable {
     /// is refused (unless `adoptForeign`), as is one written by a newer version of this tool; with `upgrade` false (the
     /// commands that only read) the schema is never changed, and a database of an earlier version is refused with
     /// what to do.
+    ///
+    /// A database that cannot be written where it lies (a study archive on read-only media, a mounted backup, a file
+    /// or folder without write permission) is opened read-only when `upgrade` is false: a WAL database needs a
+    /// shared-memory file beside it, which read-only media cannot take, so there SQLite is told the file is immutable.
     public init(path: String, upgrade: Bool = true, adoptForeign: Bool = false) throws(StoreError) {
         self.path = path
         var configuration = Configuration()
         configuration.busyMode = .timeout(60)
         configuration.foreignKeysEnabled = true
+        if !upgrade, let locations = Self.readOnlyLocations(path) {
+            configuration.readonly = true
+            var failure = ""
+            for location in locations {
+                do {
+                    try Self.checkIdentity(path: path, location: location, configuration: configuration, upgrade: false, adoptForeign: false)
+                    writer = try DatabaseQueue(path: location, configuration: configuration)
+                    return
+                } catch let verdict as StoreError {
+                    throw verdict
+                } catch {
+                    failure = Self.reason(error)
+                }
+            }
+            throw .cannotOpen(path: path, reason: failure + " (opened read-only, as it cannot be written where it lies)")
+        }
         var attempt = 0
         while true {
             do {
-                try Self.checkIdentity(path: path, configuration: configuration, upgrade: upgrade, adoptForeign: adoptForeign)
+                try Self.checkIdentity(path: path, location: path, configuration: configuration, upgrade: upgrade, adoptForeign: adoptForeign)
                 let pool = try DatabasePool(path: path, configuration: configuration)
                 if upgrade { try Schema.migrator.migrate(pool) }
                 writer = pool
@@ -50,11 +70,12 @@ public final class AnalysisStore: Sendable {
 
     /// What kind of database `path` holds, read through one plain connection (which changes nothing: no WAL switch).
     /// Throws a `StoreError` verdict, or the database's own error (a lock held by a run creating it: retried).
-    private static func checkIdentity(path: String, configuration: Configuration, upgrade: Bool, adoptForeign: Bool) throws {
+    private static func checkIdentity(path: String, location: String, configuration: Configuration, upgrade: Bool,
+                                      adoptForeign: Bool) throws {
         guard FileManager.default.fileExists(atPath: path) else { return }
         let migrator = Schema.migrator
         let known = Set(migrator.migrations)
-        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        let queue = try DatabaseQueue(path: location, configuration: configuration)
         defer { try? queue.close() }
         let (allTables, applied) = try queue.read { db in
             let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
@@ -73,6 +94,22 @@ public final class AnalysisStore: Sendable {
         if !upgrade, applied.contains("v1-core"), !known.isSubset(of: applied) {
             throw StoreError.olderVersion(path: path, missing: migrator.migrations.filter { !applied.contains($0) })
         }
+    }
+
+    /// Where an existing database at `path` cannot be written (its file, its folder, or the whole filesystem), what to
+    /// open it by read-only, in order: the path itself (unless on a read-only filesystem), then an `immutable` URI,
+    /// with which SQLite needs no shared-memory file beside a WAL database (on read-only media nothing can change
+    /// it). `nil` when it can be written, or does not exist.
+    static func readOnlyLocations(_ path: String) -> [String]? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        let parent = (path as NSString).deletingLastPathComponent
+        var filesystem = statvfs()
+        let readOnlyMedia = statvfs(path, &filesystem) == 0 && filesystem.f_flag & UInt(ST_RDONLY) != 0
+        guard readOnlyMedia || access(path, W_OK) != 0 || access(parent.isEmpty ? "." : parent, W_OK) != 0 else { return nil }
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        let escaped = absolute.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "?#"))) ?? absolute
+        let immutable = "file:\(escaped)?immutable=1"
+        return readOnlyMedia ? [immutable] : [path, immutable]
     }
 
     /// Writes everything into the database file (a complete checkpoint of the write-ahead log) and closes every
@@ -218,6 +255,45 @@ public final class AnalysisStore: Sendable {
         }
     }
 
+    /// Moves a stored recording to a new start time (`startMilliseconds` since the epoch, UTC), as if it had been
+    /// analysed with it: the start is metadata, so every stored time of day (windows, detections, alerts, episodes,
+    /// events, bouts) is recomputed from its offset, in one transaction, without decoding anything. Returns the
+    /// start it had, or `nil` when it already had this one (nothing is written then).
+    @discardableResult
+    public func setStart(recordingID: Int64, startMilliseconds: Int64, source: String) throws(StoreError) -> String? {
+        let start = UTCTimestamp.format(milliseconds: startMilliseconds)
+        do {
+            return try writer.write { db -> String? in
+                let previous = try String.fetchOne(db, sql: "SELECT start_utc FROM recordings WHERE id = ?", arguments: [recordingID])
+                guard previous != start else { return nil }
+                try db.execute(sql: "UPDATE recordings SET start_utc = ?, start_source = ? WHERE id = ?",
+                               arguments: [start, source, recordingID])
+                func utc(_ offset: Double) -> String {
+                    UTCTimestamp.format(milliseconds: UTCTimestamp.milliseconds(startMilliseconds: startMilliseconds, offsetSeconds: offset))
+                }
+                // Table, then its offset columns and the time-of-day column each gives.
+                let columns: [(String, [(String, String)])] = [
+                    ("windows", [("start_offset_s", "start_utc")]), ("detections", [("start_offset_s", "start_utc")]),
+                    ("alerts", [("offset_s", "utc")]), ("episodes", [("start_offset_s", "start_utc"), ("end_offset_s", "end_utc")]),
+                    ("sound_events", [("onset_s", "onset_utc")]), ("bouts", [("onset_s", "onset_utc")]),
+                ]
+                for (table, pairs) in columns {
+                    for (offsetColumn, utcColumn) in pairs {
+                        let update = try db.cachedStatement(sql: "UPDATE \(table) SET \(utcColumn) = ? WHERE rowid = ?")
+                        let rows = try Row.fetchCursor(db, sql: "SELECT rowid, \(offsetColumn) FROM \(table) WHERE recording_id = ?",
+                                                       arguments: [recordingID])
+                        var changes: [(Int64, String)] = []
+                        while let row = try rows.next() { changes.append((row[0], utc(row[1]))) }
+                        for (rowid, value) in changes { try update.execute(arguments: [value, rowid]) }
+                    }
+                }
+                return previous
+            }
+        } catch {
+            throw .writeFailed(path: path, reason: Self.reason(error))
+        }
+    }
+
     /// A stored recording's per-window confidences and timing, enough to run profiles on it again.
     public func recordingData(id: Int64) throws(StoreError) -> RecordingData? {
         guard let record = try recording(id: id), record.status == "complete",
@@ -316,6 +392,24 @@ public final class AnalysisStore: Sendable {
 
     public func recordings() throws(StoreError) -> [RecordingRecord] {
         try read { db in try RecordingRecord.fetchAll(db, sql: "SELECT * FROM recordings ORDER BY id") }
+    }
+
+    /// What one profile made of a stored recording.
+    public struct ProfileRun: Codable, Equatable, Sendable {
+        public var profile: String
+        public var episodes: Int
+        public var alerts: Int
+    }
+
+    /// Per stored recording (by id), its profile runs in the order the profiles were first run.
+    public func profileRuns() throws(StoreError) -> [Int64: [ProfileRun]] {
+        try read { db in
+            var runs: [Int64: [ProfileRun]] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT recording_id, profile, episode_count, alert_count FROM profile_runs ORDER BY recording_id, rowid") {
+                runs[row[0], default: []].append(ProfileRun(profile: row[1], episodes: row[2], alerts: row[3]))
+            }
+            return runs
+        }
     }
 
     public func recording(id: Int64) throws(StoreError) -> RecordingRecord? {
@@ -513,8 +607,9 @@ public final class AnalysisStore: Sendable {
         try db.execute(sql: """
             INSERT INTO recordings (path, file_name, status, container, encoding, sample_rate, channels, frame_count,
                 duration_s, start_utc, start_source, window_count, model_name, model_version, profiles_version,
-                class_ids, feature_ids, analyzed_at, content_sha256, file_size, file_mtime, undetectable_classes)
-            VALUES (?, ?, 'complete', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                class_ids, feature_ids, analyzed_at, content_sha256, file_size, file_mtime, undetectable_classes,
+                truncated, declared_frames)
+            VALUES (?, ?, 'complete', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [
                 data.path, (data.path as NSString).lastPathComponent, data.container, data.encoding, data.sampleRate,
                 data.channelCount, data.frameCount, data.durationSeconds,
@@ -522,6 +617,7 @@ public final class AnalysisStore: Sendable {
                 bundle.classifier.name, bundle.classifier.version, bundle.profiles.version,
                 Self.jsonArray(data.classIDs), Self.jsonArray(data.featureIDs), Self.isoNow(analyzedAt),
                 data.contentSHA256, data.fileSize, data.fileModified, Self.jsonArray(data.undetectableClasses),
+                data.declaredFrameCount == nil ? 0 : 1, data.declaredFrameCount,
             ])
         return db.lastInsertedRowID
     }
@@ -643,8 +739,9 @@ public final class AnalysisStore: Sendable {
         var episodeIDs: [Int64] = []
         let episodeStatement = try db.cachedStatement(sql: """
             INSERT INTO episodes (recording_id, profile, class_id, tier, severity, start_offset_s, end_offset_s, start_utc,
-                end_utc, duration_s, peak_confidence, alert_count, suppressed_count, activation_count, peak_dbfs)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                end_utc, duration_s, peak_confidence, alert_count, suppressed_count, activation_count, peak_dbfs, mean_dbfs,
+                peak_over_background_db)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         for episode in result.episodes {
             try episodeStatement.execute(arguments: [
@@ -652,6 +749,7 @@ public final class AnalysisStore: Sendable {
                 episode.severity.rawValue, episode.startSeconds, episode.endSeconds, utc(episode.startSeconds),
                 utc(episode.endSeconds), episode.durationSeconds, Double(episode.peakConfidence), episode.alertCount,
                 episode.suppressedCount, episode.activations.count, episode.peakDbfs.map { Double($0) },
+                episode.meanDbfs.map { Double($0) }, episode.peakOverBackgroundDb.map { Double($0) },
             ])
             episodeIDs.append(db.lastInsertedRowID)
         }

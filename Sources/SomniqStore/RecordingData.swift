@@ -36,6 +36,9 @@ public struct RecordingData: Sendable {
     public var contentSHA256: String?
     /// The file's size in bytes and modification time when it was analysed, to recognise it cheaply next time.
     public var fileSize: Int64?
+    /// For a file cut short (it holds less audio than its header promises), the frame count the header promised;
+    /// `frameCount` is what it held and what was analysed.
+    public var declaredFrameCount: Int64?
     public var fileModified: Double?
 
     public init(path: String, container: String, encoding: String, sampleRate: Int, channelCount: Int,

@@ -30,9 +30,14 @@ public struct RecordingRecord: Codable, FetchableRecord, Sendable, Equatable {
     public var undetectableClasses: String?
     public var fileSize: Int64?
     public var fileModified: Double?
+    /// Whether the file held less audio than its header promised (analysed as far as it went).
+    public var truncated: Bool
+    /// For a recording cut short, the frame count its header promised (`frameCount` is what it held).
+    public var declaredFrames: Int64?
 
     enum CodingKeys: String, CodingKey {
-        case id, path, status, container, encoding, channels
+        case id, path, status, container, encoding, channels, truncated
+        case declaredFrames = "declared_frames"
         case fileName = "file_name", errorCode = "error_code", errorMessage = "error_message"
         case sampleRate = "sample_rate", frameCount = "frame_count", durationSeconds = "duration_s"
         case startUTC = "start_utc", startSource = "start_source", windowCount = "window_count"
@@ -64,9 +69,15 @@ public struct EpisodeRecord: Codable, FetchableRecord, Sendable, Equatable {
     public var activationCount: Int
     /// The loudest 10 ms of the episode, dBFS (absent in databases written before episodes were timed to the sound).
     public var peakDbfs: Double?
+    /// Its level taken as one sound (the power mean of its 10 ms levels), dBFS; absent as `peakDbfs` is, and in
+    /// databases written before schema v6.
+    public var meanDbfs: Double?
+    /// How far its loudest 10 ms stands over the room's background, dB; absent as `meanDbfs` is.
+    public var peakOverBackgroundDb: Double?
 
     enum CodingKeys: String, CodingKey {
-        case id, profile, tier, severity, peakDbfs = "peak_dbfs"
+        case id, profile, tier, severity, peakDbfs = "peak_dbfs", meanDbfs = "mean_dbfs"
+        case peakOverBackgroundDb = "peak_over_background_db"
         case recordingID = "recording_id", classID = "class_id"
         case startOffsetSeconds = "start_offset_s", endOffsetSeconds = "end_offset_s"
         case startUTC = "start_utc", endUTC = "end_utc", durationSeconds = "duration_s"

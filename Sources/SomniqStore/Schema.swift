@@ -190,6 +190,24 @@ enum Schema {
                 SELECT path, id, file_name, container, encoding, file_size, file_mtime FROM recordings WHERE status = 'complete'
                 """)
         }
+        migrator.registerMigration("v6-cut-short-and-levels") { db in
+            try db.alter(table: "recordings") { table in
+                // A recording cut short (its header promised more audio than it held) is analysed as far as it goes:
+                // truncated = 1, declared_frames what the header promised, frame_count what was read and analysed.
+                table.add(column: "truncated", .integer).notNull().defaults(to: 0)
+                table.add(column: "declared_frames", .integer)
+            }
+            try db.alter(table: "episodes") { table in
+                table.add(column: "mean_dbfs", .double)  // the power mean of its 10 ms levels
+                table.add(column: "peak_over_background_db", .double)  // its loudest 10 ms over the room's background
+            }
+            // Minutes per class and recording: the class on top of each window, a window a hop (0.5 s) of time.
+            try db.execute(sql: """
+                CREATE VIEW class_minutes AS
+                SELECT recording_id, top_class AS class_id, COUNT(*) * 0.5 / 60.0 AS minutes
+                FROM windows GROUP BY recording_id, top_class;
+                """)
+        }
         return migrator
     }
 }

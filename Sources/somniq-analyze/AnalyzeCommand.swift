@@ -15,6 +15,9 @@ struct AnalyzeCommand: ParsableCommand {
             rows are written in one transaction. A recording is identified by the SHA-256 of its audio: running \
             the same command again skips what is done (adding only missing profiles), and a moved or renamed \
             file is recognised. A file that cannot be read is reported and recorded as failed; the others go on.
+            A file cut short (its header promises more audio than it holds) is analysed as far as its audio goes, \
+            with a warning (--strict refuses it). Given --start for a recording already analysed, its stored times \
+            move to that start without decoding it again.
             Exit status: 0 every recording analysed or already done; 1 some failed; 2 nothing could be done \
             (model or database unusable, disk full); 64 usage error; 130 / 143 interrupted by SIGINT / SIGTERM \
             (rerun the same command to resume).
@@ -49,6 +52,11 @@ struct AnalyzeCommand: ParsableCommand {
     @Flag(help: "Add our tables to --db even though it is another application's SQLite database (refused otherwise).")
     var adoptDatabase = false
 
+    @Flag(help: ArgumentHelp(
+        "Refuse a file cut short (its header promises more audio than it holds) as an error.",
+        discussion: "By default such a file (a recorder that crashed, a phone that died) is analysed as far as its audio goes, stored with truncated = 1, and named in a warning."))
+    var strict = false
+
     func validate() throws {
         if let start, RecordingStartTime.parseISO8601(start) == nil {
             throw ValidationError("--start \(start) is not an ISO 8601 date-time with a zone, e.g. 2026-11-21T23:14:05Z")
@@ -59,14 +67,15 @@ struct AnalyzeCommand: ParsableCommand {
     func run() throws {
         let bundle = try modelOptions.load()
         let profiles = try selectedProfiles(bundle)
-        let files = InputCollector.collect(inputs)
+        let files = try InputCollector.collectNamed(inputs)
         guard !files.isEmpty else { throw ValidationError("no audio files found in \(inputs.joined(separator: ", "))") }
         if start != nil, files.count > 1 {
             throw ValidationError("--start applies to one recording, but \(files.count) were given")
         }
 
         let store = try StoreOpening.open(db, adoptForeign: adoptDatabase)
-        let batch = BatchAnalyzer(analyzer: RecordingAnalyzer(bundle: bundle), store: store, profiles: profiles, jobs: jobs,
+        let batch = BatchAnalyzer(analyzer: RecordingAnalyzer(bundle: bundle, acceptsCutShort: !strict), store: store,
+                                  profiles: profiles, jobs: jobs,
                                   reanalyze: reanalyze, explicitStart: start.flatMap(RecordingStartTime.parseISO8601))
         let interruption = SignalCatcher(signals: [SIGINT, SIGTERM]) { _ in batch.cancel() }
         // On a terminal: progress, and each skipped or failed file as it happens. Otherwise (or with --quiet)
@@ -81,9 +90,11 @@ struct AnalyzeCommand: ParsableCommand {
                 if printSummaries {
                     Terminal.output(AnalysisReport.text(data, results: results, detectionFloor: bundle.classifier.detectionFloor))
                 }
-            case .skipped(let path, let reason, let added):
+            case .skipped(let path, let reason, let added, let moved):
                 if live {
-                    Terminal.error("\(path): skipped: \(reason)" + (added.isEmpty ? "" : "; added profiles \(added.joined(separator: ", "))"))
+                    var line = added.isEmpty ? "\(path): skipped: \(reason)" : "\(path): profiles added: \(added.joined(separator: ", "))"
+                    if let moved { line += "; \(moved)" }
+                    Terminal.error(line)
                 }
             case .failed(let path, _, let reason):
                 if live { Terminal.error("\(path): error: \(reason)") }
@@ -97,7 +108,18 @@ struct AnalyzeCommand: ParsableCommand {
         let speed = wall > 0 && summary.audioSeconds > 0 ? ", \(Formatting.fixed(summary.audioSeconds / wall, 0))x realtime" : ""
         // Failures first, one line each and sorted, so that the summary reads the same whatever the thread timing.
         for failure in summary.failures.sorted(by: { $0.path < $1.path }) { Terminal.error("\(failure.path): error: \(failure.reason)") }
-        let closing = "\(summary.analysed) analysed, \(summary.skipped) skipped (already done), \(summary.failed) failed"
+        for warning in summary.warnings.sorted(by: { $0.path < $1.path }) { Terminal.error("\(warning.path): warning: \(warning.message)") }
+        // What a rerun changed in recordings already done (on a terminal these were said as they happened).
+        if !live {
+            for added in summary.profilesAdded.sorted(by: { $0.path < $1.path }) {
+                Terminal.error("\(added.path): profiles added: \(added.profiles.joined(separator: ", "))")
+            }
+            for moved in summary.startsMoved.sorted(by: { $0.path < $1.path }) { Terminal.error("\(moved.path): \(moved.message)") }
+        }
+        let updated = Set(summary.profilesAdded.map(\.path) + summary.startsMoved.map(\.path)).count
+        let closing = "\(summary.analysed) analysed" + (summary.warnings.isEmpty ? "" : " (\(summary.warnings.count) cut short)")
+            + (updated > 0 ? ", \(updated) updated (profiles added or start time set)" : "")
+            + ", \(summary.skipped - updated) skipped (already done), \(summary.failed) failed"
             + " of \(files.count) recordings; \(Formatting.fixed(summary.audioSeconds / 3600, 2)) h of audio decoded in "
             + "\(Formatting.fixed(wall, 1)) s\(speed); database \(db)"
         Terminal.error(closing)

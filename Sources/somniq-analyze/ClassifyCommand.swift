@@ -23,13 +23,14 @@ struct ClassifyCommand: ParsableCommand {
     func run() throws {
         let bundle = try modelOptions.load()
         let analyzer = RecordingAnalyzer(bundle: bundle)
-        let files = InputCollector.collect(inputs)
+        let files = try InputCollector.collectNamed(inputs)
         var reports: [ClassificationReport.File] = []
         var failed = 0
         for (number, file) in files.enumerated() {
             Terminal.progress("[\(number + 1)/\(files.count)] \(file)")
             do {
                 let data = try analyzer.analyze(path: file)
+                Terminal.warnIfCutShort(data)
                 reports.append(ClassificationReport.File(data, detectionFloor: bundle.classifier.detectionFloor,
                                                         includeFeatures: features))
             } catch {

@@ -47,7 +47,9 @@ struct CompareCommand: ParsableCommand {
                 throw ValidationError("no recording \(recording) in \(database ?? "a database"); pass a file, or an id from --db (default somniq.sqlite)")
             }
             do {
-                data = try analyzer.analyze(path: recording)
+                let fresh = try analyzer.analyze(path: recording)
+                Terminal.warnIfCutShort(fresh)
+                data = fresh
             } catch {
                 Terminal.error(error.description)
                 throw ExitStatus.someInputsFailed

@@ -84,13 +84,14 @@ struct EvaluateCommand: ParsableCommand {
         } else {
             throw ValidationError("unknown profile '\(profile)'; choose one of \(bundle.profiles.profileNames.joined(separator: ", ")) or all")
         }
-        let files = InputCollector.collect(inputs)
+        let files = try InputCollector.collectNamed(inputs)
         var recordings: [(data: RecordingData, results: [ProfileResult])] = []
         var failures = 0
         for (number, file) in files.enumerated() {
             Terminal.progress("[\(number + 1)/\(files.count)] \((file as NSString).lastPathComponent)")
             do {
                 let data = try analyzer.analyze(path: file)
+                Terminal.warnIfCutShort(data)
                 recordings.append((data, analyzer.runProfiles(profiles, on: data)))
             } catch {
                 failures += 1

@@ -44,6 +44,15 @@ struct ExportCommand: ParsableCommand {
         let store = try StoreOpening.open(db, existing: true)
         let ids = try RecordingSelection.resolve(recording, store: store, db: db)
         try RecordingSelection.checkProfile(profile, store: store, db: db)
+        // Audacity labels and DCASE tables have no profile column: rows of several profiles would look duplicated.
+        if profile == nil, [.audacity, .dcase].contains(format), [.episodes, .alerts].contains(what) {
+            let stored = try store.storedProfiles()
+            if stored.count > 1 {
+                throw ValidationError("--format \(format.rawValue) has no profile column, and \(db) holds \(what.rawValue) of "
+                    + "\(stored.count) profiles (\(stored.joined(separator: ", "))); pass --profile NAME, or use csv, json or "
+                    + "raven, which name each row's profile")
+            }
+        }
         if let output {
             do {
                 try OutputSafety.check(output, database: db, recordings: try store.recordings().map(\.path), force: force,
@@ -105,7 +114,7 @@ enum RecordingSelection {
         return try arguments.map { argument in
             if let id = Int64(argument), try store.recording(id: id) != nil { return id }
             if let id = try store.recordingID(forPath: argument) { return id }
-            throw ValidationError("no analysed recording '\(argument)' in \(db); list them with 'export --what episodes --format csv'")
+            throw ValidationError("no analysed recording '\(argument)' in \(db); list them with 'somniq-analyze recordings --db \(db)'")
         }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SomniqEvaluation
+import SomniqFeatures
 import SomniqFit
 import SomniqModel
 import SomniqPipeline
@@ -44,8 +45,8 @@ struct FitCommand: ParsableCommand {
     @Option(help: "The fitted model's name (default: the output folder's name).")
     var name: String?
 
-    @Option(help: "The fitted model's version.")
-    var version = "1.0.0"
+    @Option(name: .customLong("model-version"), help: ArgumentHelp("The fitted model's version.", valueName: "version"))
+    var modelVersion = "1.0.0"
 
     @Option(help: ArgumentHelp("Also score K-fold cross-validated predictions.", valueName: "K"))
     var crossValidate: Int?
@@ -181,6 +182,16 @@ struct FitCommand: ParsableCommand {
             var probed = 0
             for index in predictions.keys.sorted() {
                 let clip = dataset.clips[index], prediction = predictions[index]!
+                if clip.eventLabelled {
+                    // A recording labelled by events is scored window by window: each window's label (the class of an
+                    // event covering half of it, or none) against its top class.
+                    for (window, predicted) in prediction.windows.enumerated() where clip.used[window] {
+                        evaluation.add(path: "\(clip.path)@\(AnalysisGrid.windowStartSeconds(window))s",
+                                       label: clip.windowClasses[window] ?? "other", predicted: predicted.label,
+                                       confidence: predicted.confidence)
+                    }
+                    continue
+                }
                 evaluation.add(path: clip.path, label: clip.label, predicted: prediction.label, confidence: prediction.confidence)
                 guard !prediction.probeLabels.isEmpty else { continue }
                 probed += 1
@@ -191,7 +202,8 @@ struct FitCommand: ParsableCommand {
         }
         if let folds = crossValidate {
             let (evaluation, shares) = evaluate(CrossValidation.run(dataset, folds: folds, fitter: fitter, base: baseBundle.classifier))
-            sections.append(("\(folds)-fold cross-validation (clips of one source recording in one fold)", evaluation, shares))
+            sections.append((labels == nil ? "\(folds)-fold cross-validation (clips of one source recording in one fold)"
+                                : "\(folds)-fold cross-validation (each recording in one fold, scored window by window)", evaluation, shares))
         }
         if leaveOneSourceOut {
             let (evaluation, shares) = evaluate(CrossValidation.leaveOneSourceOut(dataset, fitter: fitter, base: baseBundle.classifier))
@@ -239,9 +251,17 @@ struct FitCommand: ParsableCommand {
         }
         guard let out else { return }
         let (fitted, reports) = fitter.fit(dataset, clipIndices: training, base: baseBundle.classifier)
+        let notFitted = reports.filter { !$0.fitted && $0.classID != "silence" }
+            .map { "\($0.classID) (\($0.positiveExamples) examples: \($0.note))" }
+        guard reports.contains(where: \.fitted) else {
+            Terminal.error("\(out): error: no class could be fitted, so no model was written: "
+                + "\(notFitted.joined(separator: ", ")); label at least --min-examples \(minExamples) examples of a class "
+                + "(clips, or events with --labels), or lower --min-examples")
+            throw ExitStatus.nothingDone
+        }
         var model = fitted
         model.name = name ?? (out as NSString).lastPathComponent
-        model.version = version
+        model.version = modelVersion
         let recordings = dataset.clips.filter { !$0.augmented }.count
         model.description = "Fitted by `somniq-analyze fit` on \(recordings) labelled recordings from \(baseBundle.classifier.name)@"
             + "\(baseBundle.classifier.version); see README.md in this folder."
@@ -254,7 +274,8 @@ struct FitCommand: ParsableCommand {
             Terminal.error("\(out): error: cannot write the model: \(error.localizedDescription)")
             throw ExitStatus.nothingDone
         }
-        Terminal.error("wrote \(out)/model.json: " + reports.filter { $0.fitted }.map { "\($0.classID) (\($0.paths) \(method == .tree ? "paths" : "trees"))" }.joined(separator: ", "))
+        Terminal.error("wrote \(out)/model.json: fitted " + reports.filter { $0.fitted }.map { "\($0.classID) (\($0.paths) \(method == .tree ? "paths" : "trees"))" }.joined(separator: ", ")
+            + (notFitted.isEmpty ? "" : "; kept from the base model: " + notFitted.joined(separator: ", ")))
         if failures > 0 { throw ExitStatus.someInputsFailed }
     }
 

@@ -12,7 +12,7 @@ struct SomniqAnalyze: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [AnalyzeCommand.self, ClassifyCommand.self, CompareCommand.self, EvaluateCommand.self, ExportCommand.self, FitCommand.self, RegressCommand.self,
-                      ProfilesCommand.self,
+                      ProfilesCommand.self, RecordingsCommand.self,
                       ClassesCommand.self, ClipsCommand.self])
 
     /// Runs the command as ArgumentParser would, then closes every database it opened: the last write is checkpointed

@@ -1,5 +1,6 @@
 import Foundation
 import SomniqPipeline
+import SomniqStore
 
 /// stdout carries data; stderr carries progress, warnings and errors. Writes are serialised, so lines from
 /// the batch's worker threads and its progress ticker never interleave.
@@ -23,6 +24,11 @@ enum Terminal {
             clearLocked()
             FileHandle.standardError.write(Data(line.utf8))
         }
+    }
+
+    /// The warning for a recording cut short (analysed as far as its audio went), if it was.
+    static func warnIfCutShort(_ data: RecordingData) {
+        if let warning = CutShort.warning(data) { error("\(data.path): warning: \(warning)") }
     }
 
     /// A progress line that rewrites itself, shown only when stderr is a terminal.

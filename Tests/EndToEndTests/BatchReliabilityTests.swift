@@ -81,7 +81,9 @@ struct DatabaseCheck {
             for path in [scratch.path, folder, folder + "/x.wav"] { try fileManager.setAttributes([.posixPermissions: 0o777], ofItemAtPath: path) }
         }
         let db = scratch.file("study.sqlite")
-        let result = try CommandRunner.run(["analyze", folder, "--db", db, "--jobs", "2"], asUser: asRoot ? 65534 : nil)
+        // --strict: the files cut short (truncated, lying header) are refused too (by default they are analysed as
+        // far as they go, CutShortTests).
+        let result = try CommandRunner.run(["analyze", folder, "--db", db, "--jobs", "2", "--strict"], asUser: asRoot ? 65534 : nil)
         #expect(result.status == 1, "\(result.stderr)")
         let check = try DatabaseCheck(db)
         #expect(try check.integrity() == "ok")
@@ -112,7 +114,11 @@ struct DatabaseCheck {
 
         // More profiles: computed from the stored confidences, no decoding.
         let all = try CommandRunner.run(["analyze", scratch.file("in"), "--db", db, "--profile", "all"])
-        #expect(all.stderr.contains("0 analysed, 3 skipped") && all.stderr.contains("0.00 h of audio decoded"))
+        #expect(all.stderr.contains("0 analysed, 3 updated (profiles added or start time set), 0 skipped")
+            && all.stderr.contains("0.00 h of audio decoded"), "\(all.stderr)")
+        for file in files {
+            #expect(all.stderr.contains("\(file): profiles added: very-conservative, conservative, sensitive, very-sensitive"), "\(all.stderr)")
+        }
         let check = try DatabaseCheck(db)
         #expect(try check.count("SELECT COUNT(*) FROM profile_runs") == 15)
 
@@ -308,5 +314,34 @@ func shell(_ executable: String, _ arguments: String...) -> Int32 {
         #expect(readOnly.status == 2, "\(readOnly.stderr)")
         #expect(readOnly.stderr.contains("\(db): error:"), "\(readOnly.stderr)")
         #expect(try DatabaseCheck(db).completePaths() == stored, "nothing lost")
+    }
+
+    /// A study archive on read-only media: every command that only reads works there, and says what it says on a
+    /// writable copy.
+    @Test func theReadingCommandsWorkOnReadOnlyMedia() throws {
+        let scratch = Scratch()
+        _ = try Nights.copies(into: scratch.file("in"), count: 2)
+        let original = scratch.file("study.sqlite")
+        #expect(try CommandRunner.run(["analyze", scratch.file("in"), "--db", original, "--profile", "all", "--quiet"]).status == 0)
+        let archive = scratch.file("archive")
+        try FileManager.default.createDirectory(atPath: archive, withIntermediateDirectories: true)
+        #expect(shell("/bin/mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", archive) == 0)
+        defer { shell("/bin/umount", archive) }
+        let db = archive + "/study.sqlite"
+        try FileManager.default.copyItem(atPath: original, toPath: db)
+        #expect(shell("/bin/mount", "-o", "remount,ro", archive) == 0)
+
+        let reads: [[String]] = [
+            ["export", "--format", "csv", "--what", "episodes"], ["export", "--format", "json", "--what", "windows", "--recording", "1"],
+            ["compare", "2"], ["recordings"], ["recordings", "--format", "json"],
+        ]
+        for arguments in reads {
+            let onArchive = try CommandRunner.run(arguments + ["--db", db])
+            let onCopy = try CommandRunner.run(arguments + ["--db", original])
+            #expect(onArchive.status == 0, "\(arguments): \(onArchive.stderr)")
+            #expect(!onArchive.stdout.isEmpty && onArchive.stdout == onCopy.stdout.replacingOccurrences(of: original, with: db),
+                    "\(arguments)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: archive) == ["study.sqlite"])
     }
 }

@@ -82,6 +82,56 @@ import Testing
         }
     }
 
+    /// Two event-labelled nights, cross-validated: scored window by window against their labels (never file names as
+    /// classes); and labels too few for any class: nothing is written, the tool says what was not fitted and why.
+    @Test func eventLabelledNightsCrossValidateByWindowAndTooFewLabelsFail() throws {
+        let scratch = Scratch()
+        try FileManager.default.createDirectory(atPath: scratch.file("nights"), withIntermediateDirectories: true)
+        for seed in 1...2 {
+            #expect(try CommandRunner.run(["night", "--output", scratch.file("nights/night\(seed).wav"), "--labels",
+                                           scratch.file("labels\(seed).tsv"), "--sample-rate", "8000", "--seed", String(seed)],
+                                          product: "somniq-synth").status == 0)
+        }
+        let tables = try (1...2).map { try String(contentsOfFile: scratch.file("labels\($0).tsv"), encoding: .utf8) }
+        try (tables[0] + tables[1].split(separator: "\n").dropFirst().joined(separator: "\n") + "\n")
+            .write(toFile: scratch.file("labels.tsv"), atomically: true, encoding: .utf8)
+        let scored = try CommandRunner.run(["fit", "--clips", scratch.file("nights"), "--labels", scratch.file("labels.tsv"),
+                                            "--cross-validate", "2", "--min-examples", "1", "--rounds", "10", "--format", "json"])
+        #expect(scored.status == 0, "\(scored.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(scored.stdout.utf8)) as? [String: Any] ?? [:]
+        let kFold = report["kFold"] as? [String: Any] ?? [:]
+        let predictions = kFold["predictions"] as? [[String: Any]] ?? []
+        let labels = Set(predictions.compactMap { $0["label"] as? String })
+        #expect(predictions.count > 800, "two four-minute nights, a window every half second")
+        #expect(!labels.contains("night1.wav") && !labels.contains("night2.wav") && labels.contains("snoring"), "\(labels)")
+        #expect((kFold["accuracy"] as? Double ?? 0) > 0.5, "\(kFold["accuracy"] ?? "none")")
+
+        // One labelled second of one class: too few to fit anything.
+        try "filename\tonset\toffset\tevent_label\nnight1.wav\t10.0\t11.0\tsnoring\n"
+            .write(toFile: scratch.file("few.tsv"), atomically: true, encoding: .utf8)
+        let few = try CommandRunner.run(["fit", "--clips", scratch.file("nights/night1.wav"), "--labels", scratch.file("few.tsv"),
+                                         "--out", scratch.file("mine")])
+        #expect(few.status == 2, "\(few.stderr)")
+        #expect(few.stderr.contains("no class could be fitted, so no model was written") && few.stderr.contains("snoring (")
+            && few.stderr.contains("--min-examples 5"), "\(few.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("mine")))
+    }
+
+    /// `--version` is the tool's everywhere; the fitted model's version is `--model-version`.
+    @Test func versionIsTheToolsAndModelVersionTheModels() throws {
+        let version = try CommandRunner.run(["--version"])
+        #expect(version.status == 0 && !version.stdout.isEmpty)
+        let fitVersion = try CommandRunner.run(["fit", "--version"])
+        #expect(fitVersion.status == 0 && fitVersion.stdout == version.stdout, "\(fitVersion.stderr)")
+        let scratch = Scratch()
+        let clips = try makeClips(scratch)
+        let out = scratch.file("versioned")
+        #expect(try CommandRunner.run(["fit", "--clips", clips, "--map", scratch.file("map.tsv"), "--out", out, "--min-examples", "3",
+                                       "--rounds", "5", "--model-version", "3.1.4"]).status == 0)
+        let model = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/model.json"))) as? [String: Any]
+        #expect(model?["version"] as? String == "3.1.4")
+    }
+
     @Test func needsSomethingToDo() throws {
         #expect(try CommandRunner.run(["fit", "--clips", "x"]).status == 64)
         #expect(try CommandRunner.run(["fit", "--clips", "x", "--out", "y", "--method", "forest"]).status == 64)

@@ -51,6 +51,36 @@ func generatedConfidences(windows: Int, classes: Int, seed: UInt64) -> [Float] {
         }
     }
 
+    /// The same with the whole recording known (as `analyze` runs the profiles): events, bouts, and the activations
+    /// a bout claims or that hold no bout withdrawn with their alerts. The envelope is loud in half-second bursts
+    /// wherever some class is confident, quiet between, so snores, bouts and claims all occur.
+    @Test(arguments: 0..<40)
+    func aStricterProfileNeverAlertsMoreWithTheTimeline(seed: Int) {
+        let classes = defaultBundle.classifier.classes.count
+        let windows = 1200
+        let confidences = generatedConfidences(windows: windows, classes: classes, seed: UInt64(seed))
+        var envelope = LevelEnvelope()
+        var random = SeededGenerator(seed: 500 + UInt64(seed))
+        for block in 0..<(windows / 2 + 1) * LevelEnvelope.rateHz {
+            let window = min(windows - 1, block / (LevelEnvelope.rateHz / 2))
+            let confident = (0..<classes).contains { confidences[window * classes + $0] > 0.5 }
+            let inBurst = block % 100 < Int.random(in: 40...90, using: &random)
+            envelope.append(dbfs: confident && inBurst ? Float.random(in: -30 ... -12, using: &random) : Float.random(in: -62 ... -58, using: &random))
+        }
+        let timeline = RecordingTimeline(envelope: envelope, model: defaultBundle.classifier, confidences: confidences, windowCount: windows)
+        let results = defaultBundle.profiles.profiles.map {
+            ProfileRunner.run(profile: $0, bundle: defaultBundle, confidences: confidences, windowCount: windows,
+                              durationSeconds: Double(windows) / 2 + 0.5, timeline: timeline)
+        }
+        for (stricter, looser) in zip(results, results.dropFirst()) {
+            for classIndex in 0..<classes {
+                let strict = stricter.alerts.filter { $0.classIndex == classIndex }.count
+                let loose = looser.alerts.filter { $0.classIndex == classIndex }.count
+                #expect(strict <= loose, "\(stricter.profile) \(strict) > \(looser.profile) \(loose) for class \(classIndex), seed \(seed)")
+            }
+        }
+    }
+
     /// No two alerts of a class fall inside its cooldown.
     @Test(arguments: 0..<10)
     func alertsOfAClassRespectItsCooldown(seed: Int) {

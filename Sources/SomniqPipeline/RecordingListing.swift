@@ -1,0 +1,85 @@
+import Foundation
+import SomniqReports
+import SomniqStore
+
+/// The stored recordings, one line each (`somniq-analyze recordings`): enough to find a recording's id, see what
+/// failed and why, and which profiles ran, without exporting anything.
+public struct RecordingListing: Sendable {
+    public struct Entry: Codable, Equatable, Sendable {
+        public var id: Int64
+        public var path: String
+        public var startUtc: String?
+        public var durationSeconds: Double?
+        public var status: String
+        public var errorCode: String?
+        public var errorMessage: String?
+        /// The file held less audio than its header promised and was analysed as far as it went.
+        public var truncated: Bool
+        public var declaredFrames: Int64?
+        public var sampleRate: Int?
+        /// `name@version`, for a complete analysis.
+        public var model: String?
+        public var profiles: [AnalysisStore.ProfileRun]
+    }
+
+    public var entries: [Entry]
+
+    public init(store: AnalysisStore) throws(StoreError) {
+        let runs = try store.profileRuns()
+        entries = try store.recordings().map { record in
+            Entry(id: record.id, path: record.path, startUtc: record.startUTC, durationSeconds: record.durationSeconds,
+                  status: record.status, errorCode: record.errorCode, errorMessage: record.errorMessage,
+                  truncated: record.truncated, declaredFrames: record.declaredFrames, sampleRate: record.sampleRate,
+                  model: record.modelName.map { "\($0)@\(record.modelVersion ?? "")" }, profiles: runs[record.id] ?? [])
+        }
+    }
+
+    /// What a line says about the recording's state: complete, cut short, or failed and why.
+    static func state(_ entry: Entry) -> String {
+        if entry.status != "complete" { return "failed: \(entry.errorCode ?? "error")" }
+        return entry.truncated ? "complete, cut short" : "complete"
+    }
+
+    static func episodes(_ entry: Entry) -> String {
+        entry.profiles.map { "\($0.profile) \($0.episodes)" }.joined(separator: ", ")
+    }
+
+    public func table() -> String {
+        var table = TextTable(headers: ["id", "start (UTC)", "duration", "status", "model", "episodes per profile", "path"],
+                              alignments: [.right, .left, .right, .left, .left, .left, .left])
+        for entry in entries {
+            table.append([String(entry.id), entry.startUtc ?? "", entry.durationSeconds.map(Formatting.clock) ?? "", Self.state(entry),
+                          entry.model ?? "", Self.episodes(entry), entry.path])
+        }
+        var text = table.render()
+        // Why each failure failed, below the table (messages are long).
+        for entry in entries where entry.status != "complete" {
+            text += "\(entry.id): \(entry.errorMessage ?? entry.errorCode ?? "failed")\n"
+        }
+        let failed = entries.filter { $0.status != "complete" }.count
+        text += "\(entries.count) recordings: \(entries.count - failed) complete, \(failed) failed\n"
+        return text
+    }
+
+    public func json() throws -> String { try JSONOutput.encode(entries) }
+
+    public func csv() -> String {
+        CSVText.make { writer in
+            writer.write(row: ["id", "path", "start_utc", "duration_s", "status", "error_code", "error_message", "truncated",
+                               "declared_frames", "sample_rate", "model", "profiles", "episodes", "alerts"])
+            for entry in entries {
+                writer.integer(entry.id); writer.text(entry.path); writer.text(entry.startUtc ?? "")
+                if let duration = entry.durationSeconds { writer.number(duration) } else { writer.plain("") }
+                writer.text(entry.status); writer.text(entry.errorCode ?? ""); writer.text(entry.errorMessage ?? "")
+                writer.integer(entry.truncated ? 1 : 0)
+                if let declared = entry.declaredFrames { writer.integer(declared) } else { writer.plain("") }
+                if let rate = entry.sampleRate { writer.integer(rate) } else { writer.plain("") }
+                writer.text(entry.model ?? "")
+                writer.text(entry.profiles.map(\.profile).joined(separator: " "))
+                writer.text(entry.profiles.map { "\($0.profile)=\($0.episodes)" }.joined(separator: " "))
+                writer.text(entry.profiles.map { "\($0.profile)=\($0.alerts)" }.joined(separator: " "))
+                writer.endRow()
+            }
+        }
+    }
+}
