@@ -80,6 +80,13 @@ import Testing
             #expect(result.stderr.contains("no such file or folder: \(scratch.file("nigth.wav")); check the path"), "\(result.stderr)")
         }
         #expect(!FileManager.default.fileExists(atPath: scratch.file("db.sqlite")))
+        // So is a profile that does not exist, naming the ones that do.
+        let labels = CommandRunner.root + "/fixtures/sample-night/sleep_recording_1795302000.tsv"
+        for command in [["analyze", "--db", scratch.file("db.sqlite")], ["evaluate", "--labels", labels]] {
+            let typo = try CommandRunner.run(command + [sampleNight, "--profile", "mediums"])
+            #expect(typo.status == 64 && typo.stderr.contains("unknown profile 'mediums'")
+                && typo.stderr.contains("very-conservative, conservative, balanced, sensitive, very-sensitive"), "\(command): \(typo.stderr)")
+        }
     }
 
     /// DCASE tables and Audacity labels have no profile column: from a database of several profiles they need one.
