@@ -56,10 +56,30 @@ public enum RecurringEventFinder {
             }
             window = last + 1
         }
+        events = joinClose(events, rhythm: rhythm)
         _ = groupBouts(&events, rhythm: rhythm, classIndex: classIndex)
-        events = completeBouts(events, rhythm: rhythm, timing: timing, windowCount: windowCount, confidence: confidence)
+        events = joinClose(completeBouts(events, rhythm: rhythm, timing: timing, windowCount: windowCount, confidence: confidence),
+                           rhythm: rhythm)
         let bouts = groupBouts(&events, rhythm: rhythm, classIndex: classIndex)
         return (events, bouts)
+    }
+
+    /// Events (in onset order) whose onsets lie closer than the rhythm's `minIntervalSec` joined into one: from the
+    /// first's onset to the later offset, with the louder peak and the higher confidence.
+    static func joinClose(_ events: [RecurringEvent], rhythm: EventRhythm) -> [RecurringEvent] {
+        guard rhythm.minIntervalSec > 0 else { return events }
+        var joined: [RecurringEvent] = []
+        for event in events {
+            if var last = joined.last, event.onsetSeconds - last.onsetSeconds < rhythm.minIntervalSec {
+                last.offsetSeconds = max(last.offsetSeconds, event.offsetSeconds)
+                last.peakDbfs = max(last.peakDbfs, event.peakDbfs)
+                last.confidence = max(last.confidence, event.confidence)
+                joined[joined.count - 1] = last
+            } else {
+                joined.append(event)
+            }
+        }
+        return joined
     }
 
     /// Inside a bout the classifier may miss a snore or two (its rhythm features need a few breaths to settle, so the

@@ -12,6 +12,9 @@ public struct EventRhythm: Codable, Equatable, Sendable {
     public var boutGapSec: Double
     /// A bout holds at least this many events.
     public var boutMinEvents: Int
+    /// Sounds whose onsets lie closer than this are one event, seconds (0: no such limit). Snores come at most once
+    /// a breath, and a breath in sleep takes 2.4 s or more: a snore whose level dips for a moment is still one snore.
+    public var minIntervalSec: Double
     /// An episode of the class holds at least one bout: a lone event is not the activity (snoring is a run of
     /// snores at breathing pace; one snore-like sound on its own is not a snoring episode).
     public var boutOnly: Bool
@@ -21,18 +24,19 @@ public struct EventRhythm: Codable, Equatable, Sendable {
     public var claims: [String]
 
     public init(confidence: Double, minEventSec: Double = 0.15, bridgeSec: Double = 0.12, boutGapSec: Double,
-                boutMinEvents: Int = 3, boutOnly: Bool = false, claims: [String] = []) {
+                boutMinEvents: Int = 3, minIntervalSec: Double = 0, boutOnly: Bool = false, claims: [String] = []) {
         self.confidence = confidence
         self.minEventSec = minEventSec
         self.bridgeSec = bridgeSec
         self.boutGapSec = boutGapSec
         self.boutMinEvents = boutMinEvents
+        self.minIntervalSec = minIntervalSec
         self.boutOnly = boutOnly
         self.claims = claims
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case confidence, minEventSec, bridgeSec, boutGapSec, boutMinEvents, boutOnly, claims
+        case confidence, minEventSec, bridgeSec, boutGapSec, boutMinEvents, minIntervalSec, boutOnly, claims
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -42,6 +46,7 @@ public struct EventRhythm: Codable, Equatable, Sendable {
         try container.encode(bridgeSec, forKey: .bridgeSec)
         try container.encode(boutGapSec, forKey: .boutGapSec)
         try container.encode(boutMinEvents, forKey: .boutMinEvents)
+        if minIntervalSec > 0 { try container.encode(minIntervalSec, forKey: .minIntervalSec) }
         if boutOnly { try container.encode(boutOnly, forKey: .boutOnly) }
         if !claims.isEmpty { try container.encode(claims, forKey: .claims) }
     }
@@ -54,13 +59,15 @@ public struct EventRhythm: Codable, Equatable, Sendable {
         bridgeSec = try container.decodeIfPresent(Double.self, forKey: .bridgeSec) ?? 0.12
         boutGapSec = try container.decode(Double.self, forKey: .boutGapSec)
         boutMinEvents = try container.decodeIfPresent(Int.self, forKey: .boutMinEvents) ?? 3
+        minIntervalSec = try container.decodeIfPresent(Double.self, forKey: .minIntervalSec) ?? 0
         boutOnly = try container.decodeIfPresent(Bool.self, forKey: .boutOnly) ?? false
         claims = try container.decodeIfPresent([String].self, forKey: .claims) ?? []
         guard (0.01...1).contains(confidence) else {
             throw DecodingError.dataCorruptedError(forKey: .confidence, in: container, debugDescription: "must lie in [0.01, 1]")
         }
         for (key, value, range) in [(CodingKeys.minEventSec, minEventSec, 0.0...10), (.bridgeSec, bridgeSec, 0.0...2),
-                                    (.boutGapSec, boutGapSec, 0.5...120)] where !range.contains(value) {
+                                    (.boutGapSec, boutGapSec, 0.5...120), (.minIntervalSec, minIntervalSec, 0...10)]
+        where !range.contains(value) {
             throw DecodingError.dataCorruptedError(forKey: key, in: container,
                 debugDescription: "must lie in [\(range.lowerBound), \(range.upperBound)] s, found \(value)")
         }

@@ -41,6 +41,30 @@ import Testing
         #expect(events.map(\.bout) == [0, 0, 0, 0, nil, nil, 1, 1, 1])
     }
 
+    /// A snore whose level dips for a moment (0.2 s, longer than the bridge) is one snore, not two: sounds whose onsets
+    /// lie closer than `minIntervalSec` are one event. Snores a breath apart stay apart; without the limit the dip
+    /// splits every snore in two.
+    @Test func aSnoreThatDipsIsOneSnore() {
+        // Eight snores, 3 s apart, each 0.4 s of sound, a 0.2 s dip, then 0.4 s more.
+        let snores = (0..<8).map { 10.0 + 3.0 * Double($0) }
+        let timing = SoundTiming(envelope: envelope(seconds: 60, loud: snores.flatMap { [($0, $0 + 0.4), ($0 + 0.6, $0 + 1.0)] }))
+        let windows = 119
+        let confidences = [Float](repeating: 0.9, count: windows)
+        for (limit, expected) in [(1.2, 8), (0.0, 16)] {
+            let rhythm = EventRhythm(confidence: 0.5, boutGapSec: 10, boutMinEvents: 3, minIntervalSec: limit)
+            let found = RecurringEventFinder.find(classIndex: 0, rhythm: rhythm, confidences: confidences, classCount: 1,
+                                                  windowCount: windows, timing: timing)
+            #expect(found.events.count == expected, "limit \(limit)")
+            #expect(found.bouts.count == 1 && found.bouts[0].eventCount == expected)
+        }
+        let rhythm = EventRhythm(confidence: 0.5, boutGapSec: 10, boutMinEvents: 3, minIntervalSec: 1.2)
+        let found = RecurringEventFinder.find(classIndex: 0, rhythm: rhythm, confidences: confidences, classCount: 1,
+                                              windowCount: windows, timing: timing)
+        for (event, onset) in zip(found.events, snores) {
+            #expect(abs(event.onsetSeconds - onset) <= 0.01 && abs(event.offsetSeconds - (onset + 1.0)) <= 0.01, "\(event)")
+        }
+    }
+
     /// Any range of time, even an empty or backwards one at the envelope's end, gives an answer rather than a trap.
     @Test func timingAnswersForAnyRange() {
         let timing = SoundTiming(envelope: envelope(seconds: 10, loud: [(4, 5)]))
