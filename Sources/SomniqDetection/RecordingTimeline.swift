@@ -12,10 +12,9 @@ public struct RecordingTimeline: Sendable {
     public let bouts: [Bout]
     /// Per class with a rhythm, the longest pause between event onsets within one bout.
     private let boutGaps: [Int: Double]
-    /// Per claimed class, the bouts that claim it (see `EventRhythm.claims`).
-    private let claimingBouts: [Int: [Bout]]
-    /// Classes whose episodes must hold a bout (see `EventRhythm.boutOnly`).
-    private let boutOnlyClasses: Set<Int>
+    /// Per class the bouts correct (`EventRhythm.boutOnly` and `claims`), the windows in which the alert processor
+    /// does not hear it. Found once per recording, applied under every profile.
+    private let unheard: [(classIndex: Int, windows: [Bool])]
 
     public init(envelope: LevelEnvelope, model: ClassifierModel, confidences: [Float], windowCount: Int) {
         timing = SoundTiming(envelope: envelope)
@@ -54,22 +53,18 @@ public struct RecordingTimeline: Sendable {
             bouts += RecurringEventFinder.groupBouts(&own, rhythm: rhythm, classIndex: classIndex)
             events += own
         }
-        self.events = events.sorted { ($0.classIndex, $0.onsetSeconds) < ($1.classIndex, $1.onsetSeconds) }
-        self.bouts = bouts.sorted { ($0.classIndex, $0.onsetSeconds) < ($1.classIndex, $1.onsetSeconds) }
+        events.sort { ($0.classIndex, $0.onsetSeconds) < ($1.classIndex, $1.onsetSeconds) }
+        bouts.sort { ($0.classIndex, $0.onsetSeconds) < ($1.classIndex, $1.onsetSeconds) }
+        self.events = events
+        self.bouts = bouts
         boutGaps = gaps
-        claimingBouts = claiming
-        boutOnlyClasses = Set(model.classes.indices.filter { model.classes[$0].events?.boutOnly == true })
+        unheard = Self.unheardWindows(model: model, events: events, bouts: bouts, claiming: claiming, windowCount: windowCount)
     }
 
-    /// The confidences the alert processor hears, once the whole recording is known: the classifier's, except that
-    /// - a `boutOnly` class is heard only within its bouts (one snore-like sound on its own is not the activity);
-    /// - a class another class claims is not heard within the claiming class's bouts, except over events of its own
-    ///   (a loud snore of a bout, scored as a cough or a door in its window, is a snore).
-    /// The same for every profile, so that a stricter profile still never alerts more than a looser one. The stored
-    /// window confidences stay the classifier's.
-    public func heardConfidences(_ confidences: [Float], classCount: Int, windowCount: Int) -> [Float] {
-        guard !boutOnlyClasses.isEmpty || !claimingBouts.isEmpty else { return confidences }
-        var heard = confidences
+    /// Where the bouts correct what the alert processor hears: a `boutOnly` class outside its bouts, and a claimed
+    /// class within a claiming bout but not over an event of its own.
+    private static func unheardWindows(model: ClassifierModel, events: [RecurringEvent], bouts: [Bout], claiming: [Int: [Bout]],
+                                       windowCount: Int) -> [(classIndex: Int, windows: [Bool])] {
         // The windows (1 s from each half-second) that share some time with any of `spans`.
         func touched(by spans: [(Double, Double)]) -> [Bool] {
             var marks = [Bool](repeating: false, count: windowCount)
@@ -84,14 +79,30 @@ public struct RecordingTimeline: Sendable {
             }
             return marks
         }
-        for classIndex in boutOnlyClasses.sorted() {
+        var result: [(classIndex: Int, windows: [Bool])] = []
+        for classIndex in model.classes.indices where model.classes[classIndex].events?.boutOnly == true {
             let inBout = touched(by: bouts.filter { $0.classIndex == classIndex }.map { ($0.onsetSeconds, $0.offsetSeconds) })
-            for window in 0..<windowCount where !inBout[window] { heard[window * classCount + classIndex] = 0 }
+            result.append((classIndex, inBout.map { !$0 }))
         }
-        for (classIndex, claiming) in claimingBouts.sorted(by: { $0.key < $1.key }) {
-            let claimed = touched(by: claiming.map { ($0.onsetSeconds, $0.offsetSeconds) })
+        for (classIndex, claimingBouts) in claiming.sorted(by: { $0.key < $1.key }) {
+            let claimed = touched(by: claimingBouts.map { ($0.onsetSeconds, $0.offsetSeconds) })
             let own = touched(by: events.filter { $0.classIndex == classIndex }.map { ($0.onsetSeconds, $0.offsetSeconds) })
-            for window in 0..<windowCount where claimed[window] && !own[window] { heard[window * classCount + classIndex] = 0 }
+            result.append((classIndex, zip(claimed, own).map { $0 && !$1 }))
+        }
+        return result
+    }
+
+    /// The confidences the alert processor hears, once the whole recording is known: the classifier's, except that
+    /// - a `boutOnly` class is heard only within its bouts (one snore-like sound on its own is not the activity);
+    /// - a class another class claims is not heard within the claiming class's bouts, except over events of its own
+    ///   (a loud snore of a bout, scored as a cough or a door in its window, is a snore).
+    /// The same for every profile, so that a stricter profile still never alerts more than a looser one. The stored
+    /// window confidences stay the classifier's.
+    public func heardConfidences(_ confidences: [Float], classCount: Int, windowCount: Int) -> [Float] {
+        guard !unheard.isEmpty else { return confidences }
+        var heard = confidences
+        for (classIndex, windows) in unheard {
+            for window in 0..<min(windowCount, windows.count) where windows[window] { heard[window * classCount + classIndex] = 0 }
         }
         return heard
     }

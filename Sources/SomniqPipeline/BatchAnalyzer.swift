@@ -148,9 +148,11 @@ public final class BatchAnalyzer: @unchecked Sendable {
                 return .failed(path: path, code: error.code, reason: error.reason + (kept ? " (the earlier analysis of this file is kept)" : ""))
             }
             lock.withLock { progress.audioSeconds += data.durationSeconds }
-            // A file analysed whole before and now cut short has been damaged in place (not left short by a recorder
-            // that died): its good analysis stays, and the damage is reported as the failure it is.
-            if let declared = data.declaredFrameCount, try store.recordingID(forPath: path) != nil {
+            // A file that held more audio when it was analysed before and is now cut short has been damaged in place
+            // (not left short by a recorder that died): its good analysis stays, and the damage is reported as the
+            // failure it is. (A night cut short from the start is analysed again as it is, with --reanalyze or a new model.)
+            if let declared = data.declaredFrameCount, let earlier = try store.recordingID(forPath: path),
+               (try store.recording(id: earlier)?.frameCount ?? 0) > data.frameCount {
                 let error = AudioFileError.truncated(path: path, expectedFrames: declared, readFrames: data.frameCount)
                 try store.saveFailure(filePath: path, code: error.code, message: error.reason)
                 return .failed(path: path, code: error.code, reason: error.reason + " (the earlier analysis of this file is kept)")

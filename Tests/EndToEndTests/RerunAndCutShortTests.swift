@@ -44,6 +44,12 @@ import Testing
         let json = try CommandRunner.run(["export", "--db", db, "--format", "json", "--what", "episodes"])
         #expect(json.stdout.contains("\"truncated\": true") && json.stdout.contains("\"declaredFrames\": \(night.promised)"), "\(json.stdout.prefix(600))")
 
+        // Analysed again as it is (the night was cut short from the start, not damaged since): still one recording.
+        let again = try CommandRunner.run(["analyze", night.path, "--db", db, "--quiet", "--reanalyze"])
+        #expect(again.status == 0 && again.stderr.contains("1 analysed (1 cut short)"), "\(again.stderr)")
+        #expect(try check.count("SELECT COUNT(*) FROM recordings WHERE status = 'complete' AND truncated = 1") == 1)
+        #expect(try check.count("SELECT COUNT(*) FROM recordings WHERE status = 'failed'") == 0)
+
         // --strict keeps the refusal.
         let strict = try CommandRunner.run(["analyze", night.path, "--db", scratch.file("strict.sqlite"), "--strict", "--quiet"])
         #expect(strict.status == 1)
