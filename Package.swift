@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "somniq-fuzz", targets: ["somniq-fuzz"]),
         .executable(name: "somniq-bench", targets: ["somniq-bench"]),
         .library(name: "SomniqPipeline", targets: ["SomniqPipeline"]),
+        .library(name: "SomniqNightReport", targets: ["SomniqNightReport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -43,9 +44,15 @@ let package = Package(
             "SomniqSynth", "SomniqReports",
         ]),
         .target(name: "SomniqSynth", dependencies: ["SomniqAudio", "SomniqFeatures"]),
+        // Studies on a cluster: manifests, shards of the inputs, merging shard databases.
+        .target(name: "SomniqCluster", dependencies: [
+            "SomniqStore", "SomniqAudio", .product(name: "Crypto", package: "swift-crypto"), .product(name: "CSV", package: "CSV.swift"),
+        ]),
+        // The morning report: HTML pages of a night and of several, from the database.
+        .target(name: "SomniqNightReport", dependencies: ["SomniqPipeline", "SomniqStore", "SomniqModel"]),
 
         .executableTarget(name: "somniq-analyze", dependencies: [
-            "SomniqPipeline", "SomniqReports", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "SomniqPipeline", "SomniqReports", "SomniqNightReport", "SomniqCluster", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "somniq-fuzz", dependencies: ["SomniqAudio", "SomniqFeatures", "SomniqModel", "SomniqDetection"]),
         .executableTarget(name: "somniq-bench", dependencies: ["CFFTW", "SomniqAudio", "SomniqFeatures", "SomniqModel", "SomniqPipeline"]),
@@ -61,6 +68,8 @@ let package = Package(
         .testTarget(name: "SomniqEvaluationTests", dependencies: ["SomniqEvaluation"]),
         .testTarget(name: "SomniqFitTests", dependencies: ["SomniqFit"]),
         .testTarget(name: "SomniqPipelineTests", dependencies: ["SomniqPipeline", "SomniqSynth"]),
+        .testTarget(name: "SomniqNightReportTests", dependencies: ["SomniqNightReport", "SomniqPipeline", "SomniqStore", "SomniqModel", "SomniqDetection"]),
+        .testTarget(name: "SomniqClusterTests", dependencies: ["SomniqCluster"]),
         .testTarget(name: "SomniqReportsTests", dependencies: ["SomniqReports", .product(name: "CSV", package: "CSV.swift")]),
         .testTarget(name: "EndToEndTests", dependencies: [
             "somniq-analyze", "somniq-synth", "somniq-fuzz", "SomniqSynth", "SomniqEvaluation",

@@ -32,6 +32,8 @@ public struct ClipCutter {
     public struct Clip: Sendable {
         public var file: String
         public var excerpt: Excerpt
+        /// Its excerpt's place in the list given to `cut`.
+        public var excerptIndex: Int
         /// Where the clip begins and how long it is, margins included, seconds in the recording.
         public var clipStartSeconds: Double
         public var clipSeconds: Double
@@ -41,11 +43,14 @@ public struct ClipCutter {
 
     public init(margin: Double) { self.margin = margin }
 
-    /// Cuts every excerpt of one recording into `folder`, as WAV (32-bit float, the recording's own rate and channels).
-    /// Files are named `<UTC start>_r<recording id>_<class>_<kind>-<n>.wav` (the class reduced to letters, digits, `_`
-    /// and `-`, so no name leaves the folder), unique per recording; a name already taken gets `~2`, `~3`, ...:
-    /// nothing is overwritten, and every clip returned was written.
-    public func cut(recordingPath: String, recordingID: Int64, excerpts: [Excerpt], into folder: String) throws(AudioFileError) -> [Clip] {
+    /// Cuts every excerpt of one recording into `folder`, as WAV (32-bit float unless told, the recording's own rate and
+    /// channels). Files are named `<UTC start>_r<recording id>_<class>_<kind>-<n>.wav` (the class reduced to letters,
+    /// digits, `_` and `-`, so no name leaves the folder), unique per recording; a name already taken gets `~2`, `~3`,
+    /// ...: nothing is overwritten, and every clip returned was written. With `replacing`, for a folder that belongs to
+    /// one report, a file of the same name is written over instead, so that writing the report again writes the same
+    /// files.
+    public func cut(recordingPath: String, recordingID: Int64, excerpts: [Excerpt], into folder: String,
+                    encoding: AudioFileWriter.Encoding = .float32, replacing: Bool = false) throws(AudioFileError) -> [Clip] {
         let reader = try AudioFileReader(path: recordingPath)
         let rate = Double(reader.format.sampleRate)
         var clips: [Clip] = []
@@ -57,14 +62,14 @@ public struct ClipCutter {
             let stem = "\(Self.compact(excerpt.startUTC))_r\(recordingID)_\(Self.safe(excerpt.classID))_\(Self.safe(excerpt.kind))-\(index + 1)"
             var name = stem + ".wav"
             var copy = 1
-            while FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent(name)) {
+            while !replacing && FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent(name)) {
                 copy += 1
                 name = "\(stem)~\(copy).wav"
             }
             let path = (folder as NSString).appendingPathComponent(name)
             try reader.seek(toFrame: first)
             let writer = try AudioFileWriter(path: path, sampleRate: reader.format.sampleRate, channelCount: reader.format.channelCount,
-                                             encoding: .float32)
+                                             encoding: encoding)
             var remaining = Int(last - first)
             while remaining > 0 {
                 let got = try reader.readInterleaved(frameCount: min(remaining, 65_536), into: &buffer)
@@ -72,7 +77,7 @@ public struct ClipCutter {
                 try writer.write(interleaved: Array(buffer[0..<(got * reader.format.channelCount)]))
                 remaining -= got
             }
-            clips.append(Clip(file: name, excerpt: excerpt, clipStartSeconds: Double(first) / rate, clipSeconds: Double(last - first) / rate))
+            clips.append(Clip(file: name, excerpt: excerpt, excerptIndex: index, clipStartSeconds: Double(first) / rate, clipSeconds: Double(last - first) / rate))
         }
         return clips
     }

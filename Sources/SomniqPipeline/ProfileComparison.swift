@@ -69,7 +69,7 @@ public struct ProfileComparison: Sendable {
     }
 
     /// Length of the union of intervals, seconds.
-    static func covered(_ intervals: [(Double, Double)]) -> Double {
+    public static func covered(_ intervals: [(Double, Double)]) -> Double {
         var total = 0.0, reach = -Double.infinity
         for (start, end) in intervals.sorted(by: { $0.0 < $1.0 }) {
             if start > reach {

@@ -10,7 +10,7 @@ import SomniqModel
 /// each profile's episodes and alerts land together or not at all.
 public final class AnalysisStore: Sendable {
     public let path: String
-    private let writer: any DatabaseWriter
+    let writer: any DatabaseWriter
 
     /// Opens (creating if needed) the database at `path` and brings its schema up to date.
     ///
@@ -442,6 +442,26 @@ public final class AnalysisStore: Sendable {
         }
     }
 
+    /// The recording's bouts (runs of recurring events at their pace), by class then time.
+    public func bouts(recordingID: Int64) throws(StoreError) -> [BoutRecord] {
+        try read { db in
+            try BoutRecord.fetchAll(db, sql: "SELECT * FROM bouts WHERE recording_id = ? ORDER BY class_id, bout_index",
+                                    arguments: [recordingID])
+        }
+    }
+
+    /// Each window's level over the room's background (`snr_db`), dB, in window order: the loudness of the night
+    /// without reading a single confidence or feature.
+    public func windowLevelsOverBackground(recordingID: Int64) throws(StoreError) -> [Float] {
+        try read { db in
+            var levels: [Float] = []
+            let rows = try Row.fetchCursor(db, sql: "SELECT snr_db FROM windows WHERE recording_id = ? ORDER BY window_index",
+                                           arguments: [recordingID])
+            while let row = try rows.next() { levels.append(Float(row[0] as Double)) }
+            return levels
+        }
+    }
+
     public func detections(recordingID: Int64) throws(StoreError) -> [DetectionRecord] {
         try read { db in
             try DetectionRecord.fetchAll(db, sql: "SELECT * FROM detections WHERE recording_id = ? ORDER BY window_index, class_id",
@@ -779,7 +799,7 @@ public final class AnalysisStore: Sendable {
         UTCTimestamp.format(milliseconds: Int64((date.timeIntervalSince1970 * 1000).rounded()))
     }
 
-    private static func reason(_ error: any Error) -> String {
+    static func reason(_ error: any Error) -> String {
         if let error = error as? DatabaseError { return error.message ?? "\(error)" }
         return "\(error)"
     }

@@ -109,6 +109,23 @@ public struct SoundEventRecord: Codable, FetchableRecord, Sendable, Equatable {
     }
 }
 
+/// A row of `bouts`: a run of one class's recurring events at their pace (a snoring bout, a coughing fit).
+public struct BoutRecord: Codable, FetchableRecord, Sendable, Equatable {
+    public var recordingID: Int64
+    public var classID: String
+    public var boutIndex: Int
+    public var onsetSeconds: Double
+    public var offsetSeconds: Double
+    public var durationSeconds: Double
+    public var onsetUTC: String
+    public var eventCount: Int
+
+    enum CodingKeys: String, CodingKey {
+        case recordingID = "recording_id", classID = "class_id", boutIndex = "bout_index", onsetSeconds = "onset_s"
+        case offsetSeconds = "offset_s", durationSeconds = "duration_s", onsetUTC = "onset_utc", eventCount = "event_count"
+    }
+}
+
 /// A row of `alerts`.
 public struct AlertRecord: Codable, FetchableRecord, Sendable, Equatable {
     public static let databaseTableName = "alerts"

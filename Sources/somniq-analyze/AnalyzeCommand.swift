@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SomniqAudio
+import SomniqCluster
 import SomniqModel
 import SomniqPipeline
 import SomniqStore
@@ -24,7 +25,24 @@ struct AnalyzeCommand: ParsableCommand {
             """)
 
     @Argument(help: ArgumentHelp("Audio files, or folders to search for them.", valueName: "files-or-folders"))
-    var inputs: [String]
+    var inputs: [String] = []
+
+    @Option(help: ArgumentHelp(
+        "A file listing the recordings: one path a line, or a CSV or TSV table with a 'path' column.",
+        discussion: "Paths are relative to the manifest's folder unless absolute; a file that is missing is recorded as failed, the others go on.",
+        valueName: "file"))
+    var manifest: String?
+
+    @Option(help: ArgumentHelp(
+        "Analyse only the K-th of N disjoint shares of the inputs (K from 1 to N), or 'auto': the share a Slurm array task or a Kubernetes Indexed Job is given.",
+        discussion: "A file's share depends on it alone (a hash of its path as the manifest writes it, or as given), so adding, removing or renaming other files moves nothing. Run each share into its own --db, then 'somniq-analyze merge'.",
+        valueName: "K/N|auto"))
+    var shard: String?
+
+    @Option(help: ArgumentHelp(
+        "With --shard auto under a Kubernetes Indexed Job: the number of shares (the Job's completions; default $SOMNIQ_SHARD_COUNT).",
+        valueName: "N"))
+    var shardCount: Int?
 
     @Option(help: ArgumentHelp("SQLite database to write.", valueName: "path"))
     var db = "somniq.sqlite"
@@ -62,13 +80,46 @@ struct AnalyzeCommand: ParsableCommand {
             throw ValidationError("--start \(start) is not an ISO 8601 date-time with a zone, e.g. 2026-11-21T23:14:05Z")
         }
         if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if inputs.isEmpty && manifest == nil { throw ValidationError("give audio files or folders, or --manifest FILE") }
+        if let shardCount, shardCount < 1 { throw ValidationError("--shard-count must be at least 1") }
+        if shardCount != nil && shard != "auto" { throw ValidationError("--shard-count goes with --shard auto") }
+        if let shard, shard != "auto" {
+            do { _ = try Shard.parse(shard) } catch { throw ValidationError(error.description) }
+        }
+    }
+
+    /// The recordings to analyse: the command line's and the manifest's, then this shard's share of them.
+    func selectedFiles() throws -> [String] {
+        var files = try InputCollector.collectNamed(inputs)
+        var identities = files.map(Manifest.normalise)
+        if let manifest {
+            do {
+                let listed = try Manifest(path: manifest)
+                files += listed.entries.map(\.path)
+                identities += listed.entries.map(\.identity)
+            } catch {
+                throw ValidationError(error.description)
+            }
+        }
+        guard let shard else { return files }
+        let chosen: Shard
+        do {
+            chosen = shard == "auto" ? try Shard.fromEnvironment(ProcessInfo.processInfo.environment, count: shardCount) : try Shard.parse(shard)
+        } catch {
+            throw ValidationError(error.description)
+        }
+        let selection = ShardSelection(shard: chosen, paths: files, identities: identities)
+        Terminal.error(selection.summary)
+        return selection.paths
     }
 
     func run() throws {
         let bundle = try modelOptions.load()
         let profiles = try selectedProfiles(bundle)
-        let files = try InputCollector.collectNamed(inputs)
-        guard !files.isEmpty else { throw ValidationError("no audio files found in \(inputs.joined(separator: ", "))") }
+        let files = try selectedFiles()
+        guard !files.isEmpty || shard != nil else {
+            throw ValidationError("no audio files found in \((inputs + [manifest].compactMap { $0 }).joined(separator: ", "))")
+        }
         if start != nil, files.count > 1 {
             throw ValidationError("--start applies to one recording, but \(files.count) were given")
         }

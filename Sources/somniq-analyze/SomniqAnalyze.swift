@@ -13,7 +13,7 @@ struct SomniqAnalyze: ParsableCommand {
         version: "0.1.0",
         subcommands: [AnalyzeCommand.self, ClassifyCommand.self, CompareCommand.self, EvaluateCommand.self, ExportCommand.self, FitCommand.self, RegressCommand.self,
                       ProfilesCommand.self, RecordingsCommand.self,
-                      ClassesCommand.self, ClipsCommand.self])
+                      ClassesCommand.self, ClipsCommand.self, ReportCommand.self, MergeCommand.self])
 
     /// Runs the command as ArgumentParser would, then closes every database it opened: the last write is checkpointed
     /// into the database file and the -wal and -shm files go, so the .sqlite file alone holds everything.

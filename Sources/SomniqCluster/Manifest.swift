@@ -1,0 +1,98 @@
+import CSV
+import Foundation
+
+/// The recordings of a study, listed in a file rather than found by a glob over a network filesystem: one path a line,
+/// or a CSV or TSV table with a `path` column (other columns are left for the study's own use). Paths are relative to
+/// the manifest's folder unless absolute; blank lines and lines starting with `#` (in a plain list) are skipped.
+public struct Manifest: Sendable {
+    public struct Entry: Equatable, Sendable {
+        /// The path as the manifest writes it: the file's identity for sharding, the same on every machine that
+        /// mounts the study in another place.
+        public var identity: String
+        /// Where the file is from here.
+        public var path: String
+    }
+
+    public let location: String
+    public let entries: [Entry]
+
+    public enum Failure: Error, CustomStringConvertible {
+        case unreadable(String, String)
+        case noPathColumn(String, [String])
+        case empty(String)
+
+        public var description: String {
+            switch self {
+            case .unreadable(let file, let reason): "\(file): error: cannot read the manifest: \(reason)"
+            case .noPathColumn(let file, let header):
+                "\(file): error: the manifest's header has no 'path' column (it has: \(header.joined(separator: ", "))); "
+                    + "name the column of file paths 'path', or list one path a line without a header"
+            case .empty(let file): "\(file): error: the manifest lists no recording"
+            }
+        }
+    }
+
+    public init(path: String) throws(Failure) {
+        location = path
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw .unreadable(path, error.localizedDescription)
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
+        guard let firstLine = lines.first(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else { throw .empty(path) }
+        var listed: [String] = []
+        let delimiter: UnicodeScalar? = firstLine.contains("\t") ? "\t" : firstLine.contains(",") ? "," : nil
+        let headerCells = delimiter.map { d in firstLine.split(separator: Character(d), omittingEmptySubsequences: false).map(String.init) }
+        if let delimiter, let headerCells, headerCells.contains(where: { Self.isPathHeader($0) }) || Self.looksLikeHeader(headerCells) {
+            do {
+                let reader = try CSVReader(string: text, hasHeaderRow: true, trimFields: false, delimiter: delimiter)
+                let header = reader.headerRow ?? []
+                guard let column = header.firstIndex(where: Self.isPathHeader) else { throw Failure.noPathColumn(path, header) }
+                while let row = reader.next() {
+                    guard column < row.count else { continue }
+                    let cell = row[column]
+                    if !cell.trimmingCharacters(in: .whitespaces).isEmpty { listed.append(cell) }
+                }
+            } catch let failure as Failure {
+                throw failure
+            } catch {
+                throw .unreadable(path, "\(error)")
+            }
+        } else {
+            for line in lines {
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+                listed.append(line)
+            }
+        }
+        guard !listed.isEmpty else { throw .empty(path) }
+        var seen = Set<String>()
+        entries = listed.compactMap { written in
+            let identity = Self.normalise(written)
+            guard seen.insert(identity).inserted else { return nil }
+            let resolved = written.hasPrefix("/") ? written : (folder.isEmpty ? written : (folder as NSString).appendingPathComponent(written))
+            return Entry(identity: identity, path: resolved)
+        }
+    }
+
+    private static func isPathHeader(_ cell: String) -> Bool {
+        cell.trimmingCharacters(in: .whitespaces).lowercased() == "path"
+    }
+
+    /// A first row whose cells all look like names rather than files (no `/`, no audio extension): a header,
+    /// whichever column holds the paths.
+    private static func looksLikeHeader(_ cells: [String]) -> Bool {
+        cells.allSatisfy { cell in !cell.contains("/") && !cell.contains(".") }
+    }
+
+    /// `./a//b.wav` as `a/b.wav`: one identity however the line was written.
+    public static func normalise(_ written: String) -> String {
+        let absolute = written.hasPrefix("/")
+        var parts: [Substring] = []
+        for part in written.split(separator: "/") where part != "." { parts.append(part) }
+        return (absolute ? "/" : "") + parts.joined(separator: "/")
+    }
+}

@@ -1,0 +1,340 @@
+import Foundation
+import SomniqPipeline
+
+/// One night's page: a self-contained HTML document (inline CSS, SVG and one small script; nothing fetched).
+public struct NightPage {
+    /// The timeline's drawing: 1000 units wide, lane names left of `plotLeft`, the night across `plotWidth`.
+    public static let width = 1000
+    public static let plotLeft = 120
+    public static let plotWidth = 870
+
+    public let report: NightReport
+    public let clock: LocalClock
+    /// Where the trend page is, when this night is one of several.
+    public var trendHref: String?
+
+    public init(report: NightReport, clock: LocalClock, trendHref: String? = nil) {
+        self.report = report
+        self.clock = clock
+        self.trendHref = trendHref
+    }
+
+    private var start: Int64 { report.recording.startMilliseconds }
+    private func at(_ seconds: Double) -> Int64 { start + Int64((seconds * 1000).rounded()) }
+
+    public var title: String { "Night of \(clock.date(clock.nightOf(start))) — \(report.recording.fileName)" }
+
+    public func render() -> String {
+        var html = PageStyle.head(title: title)
+        html += "<body>\n"
+        header(&html)
+        summary(&html)
+        timeline(&html)
+        profiles(&html)
+        episodes(&html)
+        html += "<footer class=\"note\"><p>Written by <code>somniq-analyze report</code> from recording \(report.recording.id) "
+            + "(<code>\(esc(report.recording.path))</code>). Times are local to \(esc(clock.zone(start))).</p></footer>\n"
+        html += "<script>\(PageStyle.zoomScript)</script>\n</body>\n</html>\n"
+        return html
+    }
+
+    // MARK: - Header
+
+    private func header(_ html: inout String) {
+        let recording = report.recording
+        if let trendHref { html += "<p class=\"note\"><a href=\"\(esc(trendHref))\">← all nights</a></p>\n" }
+        html += "<header>\n<h1>Night of \(esc(clock.date(clock.nightOf(start))))</h1>\n"
+        html += "<p class=\"meta\">\(esc(clock.date(start))) \(clock.time(start)) – \(clock.time(at(recording.durationSeconds))) "
+            + "(\(duration(recording.durationSeconds))), \(esc(clock.zone(start))) · profile <b>\(esc(report.profile))</b> · "
+            + "model \(esc(recording.modelName)) \(esc(recording.modelVersion)) · \(recording.sampleRate) Hz"
+            + (recording.channels > 1 ? ", \(recording.channels) channels mixed to one" : "")
+            + " · <span title=\"\(esc(recording.path))\">\(esc(recording.fileName))</span></p>\n</header>\n"
+        if !report.warnings.isEmpty {
+            html += "<div class=\"warnings\" role=\"note\">\n"
+            for warning in report.warnings { html += "<p>⚠ \(esc(warning))</p>\n" }
+            html += "</div>\n"
+        }
+    }
+
+    // MARK: - Summary
+
+    private func card(_ html: inout String, _ value: String, _ label: String) {
+        html += "<div class=\"card\"><b>\(value)</b><span>\(label)</span></div>\n"
+    }
+
+    private func summary(_ html: inout String) {
+        html += "<section aria-labelledby=\"summary\">\n<h2 id=\"summary\">Summary</h2>\n<div class=\"cards\">\n"
+        card(&html, grouped(report.snores.count), "snores")
+        card(&html, Formatting.fixed(report.snoresPerHour, 0), "snores per hour")
+        card(&html, Formatting.fixed(report.boutMinutes, 1), "minutes in \(report.snoringBouts.count) snoring "
+             + (report.snoringBouts.count == 1 ? "bout" : "bouts"))
+        if let longest = report.longestBout {
+            card(&html, duration(longest.offsetSeconds - longest.onsetSeconds),
+                 "longest bout, from \(clock.time(at(longest.onsetSeconds)))")
+        } else {
+            card(&html, "—", "longest bout")
+        }
+        card(&html, grouped(report.episodes.count), "episodes")
+        card(&html, grouped(report.alerts.count), "alerts")
+        if let quiet = report.longestQuietStretch {
+            card(&html, duration(quiet.end - quiet.start),
+                 "longest quiet stretch, \(clock.time(at(quiet.start)))–\(clock.time(at(quiet.end)))")
+        }
+        let pauses = report.snoringPausesEndedByGasp
+        card(&html, "\(pauses.count)", "pauses in snoring ended by a gasp")
+        html += "</div>\n"
+
+        html += "<div class=\"scroll\"><table>\n<caption class=\"note\">Episodes by tier and severity</caption>\n<tr><th>tier</th>"
+        for severity in NightReport.severities { html += "<th class=\"n\">\(severity)</th>" }
+        html += "<th class=\"n\">all</th><th class=\"n\">alerts</th></tr>\n"
+        for tier in NightReport.tiers {
+            html += "<tr><td>\(tierLabel(tier))</td>"
+            for severity in NightReport.severities {
+                html += "<td class=\"n\">\(grouped(report.episodes.count { $0.tier == tier && $0.severity == severity }))</td>"
+            }
+            html += "<td class=\"n\">\(grouped(report.episodeCount(tier: tier)))</td><td class=\"n\">\(grouped(report.alertCount(tier: tier)))</td></tr>\n"
+        }
+        html += "</table></div>\n"
+
+        let loudest = report.loudestEpisodes()
+        if !loudest.isEmpty {
+            html += "<p><b>Loudest:</b> "
+            html += loudest.map { episode in
+                "<a href=\"#ep-\(episode.number)\">\(esc(episode.classID))</a> at \(clock.time(at(episode.startSeconds))) ("
+                    + (episode.peakOverBackgroundDb.map { "\(Formatting.fixed($0, 0)) dB over the background" }
+                        ?? episode.peakDbfs.map { "\(Formatting.fixed($0, 0)) dBFS" } ?? "") + ")"
+            }.joined(separator: "; ")
+            html += "</p>\n"
+        }
+        if pauses.isEmpty {
+            html += "<p>No pause in snoring of \(Int(NightReport.SnoringPause.minimumSeconds)) s or more ended in a gasp.</p>\n"
+        } else {
+            // The first few by time; a night with many says how many more, and the timeline shows them all.
+            let shown = 10
+            let longest = pauses.map { $0.gaspSeconds - $0.startSeconds }.max() ?? 0
+            html += "<p><b>\(grouped(pauses.count)) \(pauses.count == 1 ? "pause" : "pauses") in snoring ended by a gasp</b> "
+                + "(snoring stopped for \(Int(NightReport.SnoringPause.minimumSeconds)) s or more, then a gasp; "
+                + "\(Formatting.fixed(Double(pauses.count) * 3600 / max(report.recording.durationSeconds, 1), 1)) an hour of recording, "
+                + "the longest \(Formatting.fixed(longest, 0)) s): "
+                + pauses.prefix(shown).map { "\(clock.timeWithSeconds(at($0.gaspSeconds))) after \(Formatting.fixed($0.gaspSeconds - $0.startSeconds, 0)) s" }
+                    .joined(separator: ", ")
+                + (pauses.count > shown ? " and \(grouped(pauses.count - shown)) more, each on the timeline" : "") + ".</p>\n"
+        }
+        html += "<p class=\"note\">These are sounds a microphone heard, counted by a program: not a medical diagnosis. Pauses in "
+            + "snoring followed by gasps can have many causes; if they worry you, talk to a doctor, who may suggest a sleep study.</p>\n"
+        html += "</section>\n"
+    }
+
+    private func tierLabel(_ tier: String) -> String {
+        "<span class=\"tier t-\(esc(tier))\">\(PageStyle.tierGlyph[tier] ?? "•") \(esc(tier))</span>"
+    }
+
+    // MARK: - Timeline
+
+    private func x(_ seconds: Double) -> Double {
+        let total = max(report.recording.durationSeconds, 0.001)
+        return Double(Self.plotLeft) + min(max(seconds, 0), total) / total * Double(Self.plotWidth)
+    }
+
+    /// The tick step (seconds) that puts at most about 12 ticks on the night.
+    static func tickStep(durationSeconds: Double) -> Int {
+        let steps = [60, 120, 300, 600, 900, 1800, 3600, 7200]
+        return steps.first { durationSeconds / Double($0) <= 12 } ?? 7200
+    }
+
+    private func timeline(_ html: inout String) {
+        let duration = report.recording.durationSeconds
+        let pauses = report.snoringPausesEndedByGasp
+        let laneHeight = 26.0, axisHeight = 18.0, envelopeTop = 22.0, envelopeHeight = 56.0
+        let lanesTop = envelopeTop + envelopeHeight + 8
+        let laneNames = report.lanes + (pauses.isEmpty ? [] : ["pause → gasp"])
+        let height = lanesTop + Double(laneNames.count) * laneHeight + 4
+        let right = Double(Self.plotLeft + Self.plotWidth)
+
+        html += "<section aria-labelledby=\"timeline-heading\">\n<h2 id=\"timeline-heading\">Timeline</h2>\n<figure>\n"
+        html += "<div class=\"controls\" hidden><button type=\"button\" id=\"zoom-out\" aria-label=\"zoom out\">−</button>"
+            + "<button type=\"button\" id=\"zoom-in\" aria-label=\"zoom in\">+</button>"
+            + "<button type=\"button\" id=\"zoom-reset\">whole night</button>"
+            + "<input type=\"range\" id=\"pan\" min=\"0\" max=\"1000\" value=\"0\" aria-label=\"move along the night\" disabled>"
+            + "<span id=\"zoom-state\" class=\"note\">whole night</span></div>\n"
+        html += "<div class=\"scroll\"><svg id=\"timeline\" class=\"timeline\" viewBox=\"0 0 \(Self.width) \(num(height))\" "
+            + "role=\"img\" aria-labelledby=\"tl-title tl-desc\" data-x0=\"\(Self.plotLeft)\" data-pw=\"\(Self.plotWidth)\" "
+            + "data-duration=\"\(num(duration))\" xmlns=\"http://www.w3.org/2000/svg\">\n"
+        html += "<title id=\"tl-title\">The night from \(clock.time(start)) to \(clock.time(at(duration)))</title>\n"
+        html += "<desc id=\"tl-desc\">\(esc(timelineDescription(pauses: pauses)))</desc>\n"
+        html += "<defs><clipPath id=\"plot\"><rect x=\"\(Self.plotLeft)\" y=\"0\" width=\"\(Self.plotWidth)\" height=\"\(num(height))\"/>"
+            + "</clipPath><pattern id=\"hatch\" width=\"4\" height=\"4\" patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\">"
+            + "<rect width=\"2\" height=\"4\" fill=\"#D55E00\" opacity=\".45\"/></pattern>"
+            + "<path id=\"m-critical\" d=\"M0 -5L5 4H-5Z\"/><path id=\"m-high\" d=\"M0 -5L5 0L0 5L-5 0Z\"/>"
+            + "<circle id=\"m-medium\" r=\"4\"/><path id=\"m-low\" d=\"M-4 -4H4V4H-4Z\"/></defs>\n"
+
+        // Lane backgrounds and names, outside the zoomed part.
+        html += "<text x=\"\(Self.plotLeft - 6)\" y=\"\(num(envelopeTop + 14))\" text-anchor=\"end\">loudness</text>"
+            + "<text x=\"\(Self.plotLeft - 6)\" y=\"\(num(envelopeTop + 27))\" text-anchor=\"end\" class=\"axis\">dB over background</text>\n"
+        for (index, name) in laneNames.enumerated() {
+            let top = lanesTop + Double(index) * laneHeight
+            html += "<rect class=\"lane\" x=\"\(Self.plotLeft)\" y=\"\(num(top + 1))\" width=\"\(Self.plotWidth)\" height=\"\(num(laneHeight - 2))\"/>"
+                + "<text x=\"\(Self.plotLeft - 6)\" y=\"\(num(top + laneHeight / 2 + 4))\" text-anchor=\"end\">\(esc(name))</text>\n"
+        }
+
+        html += "<g clip-path=\"url(#plot)\">\n"
+        // Clock ticks, moved one by one when zoomed (so that their labels keep their size).
+        let step = Self.tickStep(durationSeconds: duration)
+        var tick = clock.firstTick(atOrAfter: start, stepSeconds: step)
+        while Double(tick - start) / 1000 <= duration {
+            let seconds = Double(tick - start) / 1000
+            let tx = x(seconds)
+            html += "<g data-t=\"\(num(seconds))\"><line class=\"grid\" x1=\"\(num(tx))\" x2=\"\(num(tx))\" y1=\"\(num(axisHeight - 4))\" "
+                + "y2=\"\(num(height))\"/><text class=\"axis\" x=\"\(num(tx + 2))\" y=\"11\">\(clock.time(tick))</text></g>\n"
+            tick += Int64(step) * 1000
+        }
+
+        // Everything drawn along time, scaled as one when zoomed.
+        html += "<g class=\"z\">\n"
+        let ceiling = max(30, ((report.envelope.max() ?? 0) / 10).rounded(.up) * 10)
+        if !report.envelope.isEmpty {
+            let bottom = envelopeTop + envelopeHeight
+            var path = "M\(Self.plotLeft) \(num(bottom))"
+            let slice = Double(Self.plotWidth) / Double(report.envelope.count)
+            for (index, level) in report.envelope.enumerated() {
+                let y = bottom - Double(min(level, ceiling) / ceiling) * envelopeHeight
+                path += "H\(num(Double(Self.plotLeft) + Double(index) * slice))V\(num(y))"
+            }
+            path += "H\(num(right))V\(num(bottom))Z"
+            html += "<path class=\"env\" d=\"\(path)\"><title>loudness over the room's background, up to \(Int(ceiling)) dB</title></path>\n"
+        }
+        for (index, name) in laneNames.enumerated() {
+            let top = lanesTop + Double(index) * laneHeight
+            if name == "snoring" {
+                for bout in report.snoringBouts {
+                    html += "<rect class=\"bout\" x=\"\(num(x(bout.onsetSeconds)))\" y=\"\(num(top + 1))\" "
+                        + "width=\"\(num(max(0.5, x(bout.offsetSeconds) - x(bout.onsetSeconds))))\" height=\"\(num(laneHeight - 2))\">"
+                        + "<title>snoring bout, \(clock.time(at(bout.onsetSeconds)))–\(clock.time(at(bout.offsetSeconds))), "
+                        + "\(bout.eventCount) snores</title></rect>\n"
+                }
+            }
+            for episode in report.episodes where episode.classID == name {
+                let width = max(1.0, x(episode.endSeconds) - x(episode.startSeconds))
+                html += "<a href=\"#ep-\(episode.number)\"><rect class=\"ep t-\(esc(episode.tier))\" data-episode=\"\(episode.number)\" "
+                    + "x=\"\(num(x(episode.startSeconds)))\" y=\"\(num(top + 7))\" width=\"\(num(width))\" height=\"12\" "
+                    + "vector-effect=\"non-scaling-stroke\"><title>\(esc(episodeTitle(episode)))</title></rect></a>\n"
+            }
+            if name == "snoring" {
+                for snore in report.snores {
+                    html += "<path class=\"sn\" d=\"M\(num(x(snore.onsetSeconds))) \(num(top + 3))v\(num(laneHeight - 6))\" "
+                        + "vector-effect=\"non-scaling-stroke\"/>"
+                }
+                if !report.snores.isEmpty { html += "\n" }
+            }
+            if name == "pause → gasp" {
+                for pause in pauses {
+                    html += "<rect class=\"pause\" x=\"\(num(x(pause.startSeconds)))\" y=\"\(num(top + 5))\" "
+                        + "width=\"\(num(max(1, x(pause.gaspSeconds) - x(pause.startSeconds))))\" height=\"\(num(laneHeight - 10))\" "
+                        + "vector-effect=\"non-scaling-stroke\"><title>snoring stopped at \(clock.timeWithSeconds(at(pause.startSeconds))); "
+                        + "a gasp \(Formatting.fixed(pause.gaspSeconds - pause.startSeconds, 0)) s later</title></rect>\n"
+                }
+            }
+        }
+        html += "</g>\n"
+
+        // Alerts: a marker by tier at the moment each fired, moved one by one when zoomed (so they keep their shape).
+        for alert in report.alerts {
+            guard let lane = laneNames.firstIndex(of: alert.classID) else { continue }
+            let top = lanesTop + Double(lane) * laneHeight
+            html += "<use class=\"al t-\(esc(alert.tier))\" href=\"#m-\(esc(alert.tier))\" x=\"\(num(x(alert.seconds)))\" "
+                + "y=\"\(num(top + 5))\" data-t=\"\(num(alert.seconds))\"><title>\(esc(alert.tier)) alert (\(esc(alert.kind))): "
+                + "\(esc(alert.classID)) at \(clock.timeWithSeconds(at(alert.seconds)))</title></use>\n"
+        }
+        html += "</g>\n"
+        html += "<line class=\"grid\" x1=\"\(Self.plotLeft)\" x2=\"\(num(right))\" y1=\"\(num(envelopeTop + envelopeHeight))\" "
+            + "y2=\"\(num(envelopeTop + envelopeHeight))\"/>\n"
+        html += "</svg></div>\n"
+        html += "<figcaption class=\"legend\"><span>Tiers:</span>"
+        for tier in NightReport.tiers { html += "<span>\(tierLabel(tier))</span>" }
+        html += "<span>bars: episodes (coloured by tier; click one to hear it)</span><span>markers: alerts, where a live app "
+            + "would have notified</span><span>ticks: snores, on a band for each snoring bout</span>"
+            + (pauses.isEmpty ? "" : "<span>hatched: snoring paused, then a gasp</span>") + "</figcaption>\n"
+        html += "</figure>\n</section>\n"
+    }
+
+    private func episodeTitle(_ episode: NightReport.Episode) -> String {
+        "\(episode.classID), \(episode.tier) tier, \(episode.severity): \(clock.timeWithSeconds(at(episode.startSeconds)))–"
+            + "\(clock.timeWithSeconds(at(episode.endSeconds))) (\(duration(episode.endSeconds - episode.startSeconds)))"
+    }
+
+    /// The timeline said in words, for readers who cannot see it.
+    private func timelineDescription(pauses: [NightReport.SnoringPause]) -> String {
+        var parts: [String] = []
+        for lane in report.lanes {
+            let episodes = report.episodes.filter { $0.classID == lane }
+            var part = "\(lane): \(episodes.count) \(episodes.count == 1 ? "episode" : "episodes")"
+            if !episodes.isEmpty {
+                part += " (" + episodes.prefix(6).map { "\(clock.time(at($0.startSeconds)))–\(clock.time(at($0.endSeconds)))" }
+                    .joined(separator: ", ") + (episodes.count > 6 ? ", …" : "") + ")"
+            }
+            if lane == "snoring" { part += "; \(report.snores.count) snores in \(report.snoringBouts.count) bouts" }
+            parts.append(part)
+        }
+        if !pauses.isEmpty { parts.append("\(pauses.count) pauses in snoring ended by a gasp") }
+        let loudest = report.envelope.max() ?? 0
+        return "Loudness up to \(Int(loudest.rounded())) dB over the background. "
+            + (parts.isEmpty ? "Nothing was heard." : parts.joined(separator: ". ") + ".")
+            + " \(report.alerts.count) alerts. The table of episodes below lists every one."
+    }
+
+    // MARK: - Profiles
+
+    private func profiles(_ html: inout String) {
+        guard !report.profiles.isEmpty else { return }
+        html += "<section aria-labelledby=\"profiles\">\n<h2 id=\"profiles\">The five profiles on this night</h2>\n"
+        html += "<div class=\"scroll\"><table>\n<tr><th></th>"
+        for column in report.profiles {
+            html += "<th class=\"n\">\(column.profile == report.profile ? "<b>\(esc(column.profile))</b>" : esc(column.profile))</th>"
+        }
+        html += "</tr>\n"
+        func row(_ label: String, _ value: (NightReport.ProfileColumn) -> String) {
+            html += "<tr><th>\(label)</th>" + report.profiles.map { "<td class=\"n\">\(value($0))</td>" }.joined() + "</tr>\n"
+        }
+        row("alerts") { grouped($0.alerts) }
+        for tier in NightReport.tiers { row("&nbsp;&nbsp;\(tierLabel(tier))") { grouped($0.alertsByTier[tier] ?? 0) } }
+        row("episodes") { grouped($0.episodes) }
+        for severity in NightReport.severities { row("&nbsp;&nbsp;\(severity)") { grouped($0.episodesBySeverity[severity] ?? 0) } }
+        row("minutes in alert") { Formatting.fixed($0.minutesInAlert, 1) }
+        html += "</table></div>\n<p class=\"note\">As <code>somniq-analyze compare</code> computes them from the night's stored "
+            + "confidences; the page shows the <b>\(esc(report.profile))</b> profile.</p>\n</section>\n"
+    }
+
+    // MARK: - Episodes
+
+    private func episodes(_ html: inout String) {
+        html += "<section aria-labelledby=\"episodes\">\n<h2 id=\"episodes\">Episodes</h2>\n"
+        if let problem = report.audioProblem {
+            html += "<p class=\"warnings\">⚠ The audio could not be cut from the recording: \(esc(problem))</p>\n"
+        }
+        guard !report.episodes.isEmpty else {
+            html += "<p>No episode under the \(esc(report.profile)) profile.</p>\n</section>\n"
+            return
+        }
+        html += "<div class=\"scroll\"><table>\n<tr><th class=\"n\">#</th><th>time</th><th class=\"n\">length</th><th>sound</th>"
+            + "<th>tier</th><th>severity</th><th class=\"n\">peak over background</th><th class=\"n\">alerts</th><th>listen</th></tr>\n"
+        for episode in report.episodes {
+            html += "<tr id=\"ep-\(episode.number)\"><td class=\"n\">\(episode.number)</td>"
+                + "<td>\(clock.timeWithSeconds(at(episode.startSeconds)))</td>"
+                + "<td class=\"n\">\(duration(episode.endSeconds - episode.startSeconds))</td><td>\(esc(episode.classID))</td>"
+                + "<td>\(tierLabel(episode.tier))</td><td>\(esc(episode.severity))</td>"
+                + "<td class=\"n\">\(episode.peakOverBackgroundDb.map { "\(Formatting.fixed($0, 0)) dB" } ?? "—")</td>"
+                + "<td class=\"n\">\(episode.alertCount)</td><td>"
+            if let clip = episode.clip {
+                let from = episode.clipStartSeconds.map { clock.timeWithSeconds(at($0)) } ?? ""
+                html += "<audio controls preload=\"none\" src=\"\(esc(clip))\" aria-label=\"\(esc(episode.classID)) at \(from)\"></audio>"
+                if let clipSeconds = episode.clipSeconds, episode.endSeconds - episode.startSeconds > clipSeconds {
+                    html += " <span class=\"note\">first \(duration(clipSeconds))</span>"
+                }
+            } else {
+                html += "<span class=\"note\">—</span>"
+            }
+            html += "</td></tr>\n"
+        }
+        html += "</table></div>\n</section>\n"
+    }
+}

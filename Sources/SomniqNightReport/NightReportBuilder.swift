@@ -1,0 +1,193 @@
+import Foundation
+import SomniqModel
+import SomniqPipeline
+import SomniqStore
+
+/// Gathers a stored night into a `NightReport`, and cuts the audio of its episodes for the page.
+public struct NightReportBuilder {
+    public enum Failure: Error, CustomStringConvertible {
+        case noSuchRecording(Int64)
+        case notComplete(Int64, String)
+        case profileNotStored(Int64, profile: String, stored: [String])
+
+        public var description: String {
+            switch self {
+            case .noSuchRecording(let id): "no recording \(id) in the database"
+            case .notComplete(let id, let name): "recording \(id) (\(name)) was not analysed (its analysis failed); nothing to report"
+            case .profileNotStored(let id, let profile, let stored):
+                "recording \(id) has no results under the profile '\(profile)' (it was run under: "
+                    + "\(stored.isEmpty ? "none" : stored.joined(separator: ", "))); analyse it again with --profile \(profile) or --profile all"
+            }
+        }
+    }
+
+    public let store: AnalysisStore
+    public let bundle: ModelBundle
+    /// How many slices the loudness envelope is summarised to: the timeline's width in pixels.
+    public var envelopeWidth = NightPage.plotWidth
+
+    public init(store: AnalysisStore, bundle: ModelBundle) {
+        self.store = store
+        self.bundle = bundle
+    }
+
+    public func report(recordingID id: Int64, profile: String) throws -> NightReport {
+        guard let record = try store.recording(id: id) else { throw Failure.noSuchRecording(id) }
+        guard record.status == "complete", let start = record.startUTC.flatMap(UTCTimestamp.parse) else {
+            throw Failure.notComplete(id, record.fileName)
+        }
+        let runs = (try store.profileRuns()[id] ?? []).map(\.profile)
+        guard runs.contains(profile) else { throw Failure.profileNotStored(id, profile: profile, stored: runs) }
+        let undetectable = record.undetectableClasses.flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
+        let durationSeconds = record.durationSeconds ?? 0, sampleRate = record.sampleRate ?? 0
+
+        let recording = NightReport.Recording(
+            id: id, fileName: record.fileName, path: record.path, startMilliseconds: start, startSource: record.startSource ?? "",
+            durationSeconds: durationSeconds, sampleRate: sampleRate, channels: record.channels ?? 1,
+            modelName: record.modelName ?? "", modelVersion: record.modelVersion ?? "")
+
+        let episodes = try store.episodes(recordingID: id, profile: profile).enumerated().map { index, episode in
+            NightReport.Episode(number: index + 1, classID: episode.classID, tier: episode.tier, severity: episode.severity,
+                                startSeconds: episode.startOffsetSeconds, endSeconds: episode.endOffsetSeconds,
+                                peakConfidence: episode.peakConfidence, alertCount: episode.alertCount, peakDbfs: episode.peakDbfs,
+                                peakOverBackgroundDb: episode.peakOverBackgroundDb)
+        }
+        let alerts = try store.alerts(recordingID: id, profile: profile).map {
+            NightReport.Alert(classID: $0.classID, tier: $0.tier, kind: $0.kind, seconds: $0.offsetSeconds)
+        }
+        let events = try store.soundEvents(recordingID: id)
+        let snores = events.filter { $0.classID == "snoring" }.map {
+            NightReport.Event(onsetSeconds: $0.onsetSeconds, offsetSeconds: $0.offsetSeconds, peakDbfs: $0.peakDbfs, inBout: $0.boutIndex != nil)
+        }
+        let bouts = try store.bouts(recordingID: id).map {
+            NightReport.Bout(classID: $0.classID, onsetSeconds: $0.onsetSeconds, offsetSeconds: $0.offsetSeconds, eventCount: $0.eventCount)
+        }
+
+        // The lanes: every class heard, the most urgent tier it reached first.
+        var rank: [String: Int] = [:]
+        for episode in episodes {
+            let tierRank = NightReport.tiers.firstIndex(of: episode.tier) ?? NightReport.tiers.count
+            rank[episode.classID] = min(rank[episode.classID] ?? .max, tierRank)
+        }
+        for event in events where rank[event.classID] == nil { rank[event.classID] = NightReport.tiers.count }
+        let lanes = rank.keys.sorted { (rank[$0]!, $0) < (rank[$1]!, $1) }
+
+        var warnings: [String] = []
+        let profiles: [NightReport.ProfileColumn]
+        let profileNames = bundle.profiles.profiles.map(\.name)
+        if profileNames.allSatisfy(runs.contains) {
+            // Every profile was run when the night was analysed: its own stored results, as compare computes them.
+            profiles = try profileNames.map { try storedColumn(recordingID: id, profile: $0) }
+        } else if let data = try store.recordingData(id: id) {
+            // Some were not: all five computed from the stored confidences, as `compare --db` does.
+            let results = RecordingAnalyzer(bundle: bundle).runProfiles(bundle.profiles.profiles, on: data)
+            profiles = ProfileComparison(data: data, results: results).columns.map {
+                NightReport.ProfileColumn(profile: $0.profile, alerts: $0.alerts, alertsByTier: $0.alertsByTier, episodes: $0.episodes,
+                                          episodesBySeverity: $0.episodesBySeverity, minutesInAlert: $0.minutesInAlert)
+            }
+            let analysedWith = "\(recording.modelName)@\(recording.modelVersion)"
+            let comparedWith = "\(bundle.classifier.name)@\(bundle.classifier.version)"
+            if analysedWith != comparedWith {
+                warnings.append("The five profiles are compared with the model \(comparedWith); this night was analysed with "
+                                + "\(analysedWith) (analyse it with --profile all to compare its own results).")
+            }
+        } else {
+            profiles = []
+        }
+
+        if record.truncated {
+            let promised = record.declaredFrames.map { Double($0) / Double(max(1, sampleRate)) }
+            warnings.append("Cut short: the file holds \(Formatting.clock(durationSeconds)) of audio"
+                            + (promised.map { " where its header promised \(Formatting.clock($0))" } ?? "")
+                            + "; the night is analysed as far as it goes.")
+        }
+        if !undetectable.isEmpty {
+            warnings.append("Not detectable at \(sampleRate) Hz: \(undetectable.joined(separator: ", ")) "
+                            + "(their sounds lie above what this sample rate carries; none of them is reported, which does not mean none was there).")
+        }
+        if recording.startSource == "modification-time" {
+            warnings.append("The start time is the file's modification time (the recording carries none): clock times may be off.")
+        }
+        let levels = try store.windowLevelsOverBackground(recordingID: id)
+        return NightReport(recording: recording, profile: profile, warnings: warnings,
+                           envelope: Self.summarise(levels, into: envelopeWidth), lanes: lanes, episodes: episodes, alerts: alerts,
+                           snores: snores, bouts: bouts, profiles: profiles)
+    }
+
+    /// A profile's column from the night's stored alerts and episodes.
+    func storedColumn(recordingID id: Int64, profile: String) throws -> NightReport.ProfileColumn {
+        let alerts = try store.alerts(recordingID: id, profile: profile)
+        let episodes = try store.episodes(recordingID: id, profile: profile)
+        var byTier: [String: Int] = [:], bySeverity: [String: Int] = [:]
+        for alert in alerts { byTier[alert.tier, default: 0] += 1 }
+        for episode in episodes { bySeverity[episode.severity, default: 0] += 1 }
+        return NightReport.ProfileColumn(
+            profile: profile, alerts: alerts.count, alertsByTier: byTier, episodes: episodes.count, episodesBySeverity: bySeverity,
+            minutesInAlert: ProfileComparison.covered(episodes.map { ($0.startOffsetSeconds, $0.endOffsetSeconds) }) / 60)
+    }
+
+    /// `levels` (one per window) as `width` slices, each the loudest of its windows (0 for a slice with none, and
+    /// the levels under 0 dB, below the background, as 0).
+    static func summarise(_ levels: [Float], into width: Int) -> [Float] {
+        guard !levels.isEmpty, width > 0 else { return [] }
+        var slices = [Float](repeating: 0, count: width)
+        for (index, level) in levels.enumerated() where level.isFinite {
+            let slice = min(width - 1, index * width / levels.count)
+            slices[slice] = max(slices[slice], level)
+        }
+        return slices
+    }
+
+    // MARK: - Audio
+
+    /// Where the clips go: a folder beside the page (named relative to it), or embedded in the page.
+    public enum AudioPlacement {
+        case folder(path: String, href: String)
+        case embedded(scratch: String)
+    }
+
+    /// Cuts each episode's audio (as `clips` does: the episode with `margin` seconds either side, at most
+    /// `maximumSeconds` of the episode) and sets the episodes' clips. A recording that cannot be read leaves the page
+    /// without audio and says why (`audioProblem`); the error is returned for the caller to report.
+    @discardableResult
+    public static func attachAudio(to report: inout NightReport, placement: AudioPlacement, margin: Double = 2,
+                                   maximumSeconds: Double = 60) -> String? {
+        guard !report.episodes.isEmpty else { return nil }
+        let start = report.recording.startMilliseconds
+        let excerpts = report.episodes.map { episode in
+            ClipCutter.Excerpt(classID: episode.classID, tier: episode.tier, kind: "episode", profile: report.profile,
+                               startSeconds: episode.startSeconds, endSeconds: min(episode.endSeconds, episode.startSeconds + maximumSeconds),
+                               startUTC: UTCTimestamp.format(milliseconds: UTCTimestamp.milliseconds(startMilliseconds: start, offsetSeconds: episode.startSeconds)))
+        }
+        let folder: String
+        switch placement {
+        case .folder(let path, _): folder = path
+        case .embedded(let scratch): folder = scratch
+        }
+        let clips: [ClipCutter.Clip]
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            clips = try ClipCutter(margin: margin).cut(recordingPath: report.recording.path, recordingID: report.recording.id,
+                                                       excerpts: excerpts, into: folder, encoding: .pcm16, replacing: true)
+        } catch {
+            let problem = "\(error)"
+            report.audioProblem = problem
+            return problem
+        }
+        for clip in clips {
+            let number = clip.excerptIndex + 1
+            switch placement {
+            case .folder(_, let href):
+                report.episodes[number - 1].clip = href + "/" + clip.file
+            case .embedded(let scratch):
+                let file = (scratch as NSString).appendingPathComponent(clip.file)
+                guard let bytes = FileManager.default.contents(atPath: file) else { continue }
+                report.episodes[number - 1].clip = "data:audio/wav;base64," + bytes.base64EncodedString()
+                try? FileManager.default.removeItem(atPath: file)
+            }
+            report.episodes[number - 1].clipStartSeconds = clip.clipStartSeconds
+            report.episodes[number - 1].clipSeconds = clip.clipSeconds
+        }
+        return nil
+    }
+}

@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import SomniqCluster
+import SomniqStore
+
+struct MergeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "merge",
+        abstract: "Merge shard databases (analyze --shard) into one study database.",
+        discussion: """
+            Each shard is merged in one transaction: interrupted, nothing of it is written; run again, what the study \
+            holds is skipped. Recordings are known by the SHA-256 of their audio, so merging a shard twice, or shards \
+            that overlap, adds nothing. Shards analysed with another model or other profiles than the study's (or the \
+            first shard's) are refused, named with what differs, unless --allow-mixed-models.
+            Exit status: 0 every shard merged; 1 some refused (each named on stderr, the others merged); 2 the study \
+            database cannot be opened or written; 64 usage error.
+            """)
+
+    @Argument(help: ArgumentHelp("Shard databases to merge.", valueName: "shard.sqlite"))
+    var shards: [String]
+
+    @Option(help: ArgumentHelp("The study database to merge into (created if missing).", valueName: "path"))
+    var into: String
+
+    @Flag(help: "Merge shards analysed with another model or other profiles than the study's.")
+    var allowMixedModels = false
+
+    func validate() throws {
+        if shards.isEmpty { throw ValidationError("name the shard databases to merge") }
+    }
+
+    func run() throws {
+        let study = try StoreOpening.open(into)
+        let reports = StudyMerger(study: study, allowMixedModels: allowMixedModels).merge(shards) { Terminal.progress($0) }
+        Terminal.clearProgress()
+        var added = 0, already = 0, failures = 0, refused = 0
+        for report in reports {
+            if let outcome = report.outcome {
+                added += outcome.added
+                already += outcome.alreadyThere
+                failures += outcome.failuresAdded
+                Terminal.error("\(report.shard): \(outcome.added) recordings added, \(outcome.alreadyThere) already in the study"
+                               + (outcome.failuresAdded > 0 ? ", \(outcome.failuresAdded) failed files recorded" : ""))
+            } else {
+                refused += 1
+                Terminal.error("\(report.shard): error: \(report.refusal ?? "not merged")")
+            }
+        }
+        Terminal.error("merged \(reports.count - refused) of \(reports.count) shards into \(into): \(added) recordings added, "
+                       + "\(already) already there, \(failures) failed files recorded" + (refused > 0 ? "; \(refused) refused" : ""))
+        if reports.contains(where: \.studyFailed) { throw ExitStatus.nothingDone }
+        if refused > 0 { throw ExitStatus.someInputsFailed }
+    }
+}

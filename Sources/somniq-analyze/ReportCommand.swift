@@ -1,0 +1,98 @@
+import ArgumentParser
+import Foundation
+import SomniqNightReport
+import SomniqPipeline
+import SomniqStore
+
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Write the morning report: a self-contained HTML page per night, and a trend page for several nights.",
+        discussion: """
+            A night's page shows its timeline (loudness, a lane per class heard, episodes, alerts, snores), a summary \
+            (snores, bouts, episodes by tier and severity, the loudest events, the longest quiet stretch, pauses in \
+            snoring ended by a gasp), the five profiles side by side, and each episode's audio. Nothing on a page is \
+            fetched from anywhere: styles, drawings and its one small script are inline.
+
+            One recording and an --output ending in .html writes that page, its clips in <name>_audio/ beside it. \
+            Otherwise --output is a folder: night-<date>-r<id>.html per night (clips in night-<date>-r<id>_audio/), and \
+            index.html, the trend page, when there are several nights.
+            """)
+
+    @Argument(help: ArgumentHelp("Recordings, by id or path (default: every analysed recording in --db).", valueName: "id|path"))
+    var recordings: [String] = []
+
+    @Option(help: ArgumentHelp("SQLite database to read.", valueName: "path"))
+    var db = "somniq.sqlite"
+
+    @Option(help: ArgumentHelp("Profile whose episodes and alerts the pages show (default: balanced).", valueName: "name"))
+    var profile = "balanced"
+
+    @OptionGroup var modelOptions: ModelOptions
+
+    @Option(help: ArgumentHelp("Time zone for clock times, as tz database name (default: the system's, $TZ).", valueName: "zone"))
+    var timezone: String?
+
+    @Flag(help: "Embed each episode's clip in the page (base64 WAV) rather than in a folder beside it.")
+    var embedAudio = false
+
+    @Flag(help: "Write no audio (the recordings need not be reachable).")
+    var noAudio = false
+
+    @Option(help: ArgumentHelp("Seconds of audio kept before and after each episode's clip.", valueName: "seconds"))
+    var margin = 2.0
+
+    @Option(help: ArgumentHelp("At most this many seconds of a long episode go in its clip.", valueName: "seconds"))
+    var clipSeconds = 60.0
+
+    @Option(help: ArgumentHelp("The page to write (one recording, a name ending in .html) or the folder to write pages into.",
+                               valueName: "path"))
+    var output: String
+
+    func validate() throws {
+        if !(0...600).contains(margin) { throw ValidationError("--margin must lie in 0...600 seconds") }
+        if !(1...3600).contains(clipSeconds) { throw ValidationError("--clip-seconds must lie in 1...3600 seconds") }
+        if embedAudio && noAudio { throw ValidationError("--embed-audio and --no-audio exclude each other") }
+        if let timezone, TimeZone(identifier: timezone) == nil {
+            throw ValidationError("unknown time zone '\(timezone)'; use a tz database name such as Europe/Berlin, America/New_York or UTC")
+        }
+    }
+
+    func run() throws {
+        let store = try StoreOpening.open(db, existing: true)
+        try RecordingSelection.checkProfile(profile, store: store, db: db)
+        let ids = try RecordingSelection.resolve(recordings, store: store, db: db)
+        guard !ids.isEmpty else {
+            Terminal.error("\(db) holds no analysed recording; analyse some first ('somniq-analyze analyze FILE --db \(db)')")
+            throw ExitStatus.nothingDone
+        }
+        if ids.count > 1 && ReportWriter.isSinglePagePath(output) {
+            throw ValidationError("\(ids.count) recordings make several pages and a trend page: give --output a folder, not \(output)")
+        }
+        let zone = timezone.flatMap(TimeZone.init(identifier:)) ?? TimeZone.current
+        let writer = ReportWriter(
+            builder: NightReportBuilder(store: store, bundle: try modelOptions.load()),
+            options: .init(profile: profile, clock: LocalClock(timeZone: zone), embedAudio: embedAudio, withoutAudio: noAudio,
+                           margin: margin, maximumClipSeconds: clipSeconds))
+        let outcome: ReportWriter.Outcome
+        do {
+            outcome = try writer.write(recordingIDs: ids, output: output) { Terminal.progress($0) }
+        } catch {
+            Terminal.clearProgress()
+            Terminal.error("\(output): error: cannot write the report: \(error.localizedDescription); choose another --output")
+            throw ExitStatus.nothingDone
+        }
+        Terminal.clearProgress()
+        for (id, reason) in outcome.failures { Terminal.error("recording \(id): error: \(reason)") }
+        for (page, reason) in outcome.audioProblems {
+            Terminal.error("\(page): warning: written without audio: \(reason) (was the recording moved? analysing it again "
+                           + "records its new place; --no-audio writes pages without clips)")
+        }
+        // stdout: the pages written, one path a line (the trend page last), for a script to open or publish.
+        for page in outcome.pages + [outcome.trendPage].compactMap({ $0 }) { Terminal.output(Formatting.printable(page) + "\n") }
+        Terminal.error("wrote \(outcome.pages.count) night \(outcome.pages.count == 1 ? "page" : "pages")"
+                       + (outcome.trendPage == nil ? "" : " and a trend page") + " with \(outcome.clipCount) clips")
+        if outcome.pages.isEmpty { throw ExitStatus.nothingDone }
+        if !outcome.failures.isEmpty || !outcome.audioProblems.isEmpty { throw ExitStatus.someInputsFailed }
+    }
+}

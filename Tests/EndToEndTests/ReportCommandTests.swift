@@ -1,0 +1,119 @@
+import Foundation
+import GRDB
+import Testing
+
+/// The apnea night (snoring bouts, each ended by a pause and a gasp; breathing; a smoke alarm) and the sample night,
+/// analysed under every profile with known start times.
+private enum ReportedNights {
+    static let database: String = {
+        let path = NSTemporaryDirectory() + "somniq-report-\(ProcessInfo.processInfo.processIdentifier).sqlite"
+        if !FileManager.default.fileExists(atPath: path) {
+            _ = try? CommandRunner.run(["analyze", CommandRunner.root + "/fixtures/nights/apnea-night_8k.caf", "--db", path,
+                                        "--profile", "all", "--quiet", "--start", "2026-11-21T23:10:00Z"])
+            _ = try? CommandRunner.run(["analyze", sampleNight, "--db", path, "--profile", "all", "--quiet"])
+        }
+        return path
+    }()
+
+    static func count(_ sql: String) throws -> Int {
+        try DatabaseQueue(path: database).read { db in try Int.fetchOne(db, sql: sql) ?? 0 }
+    }
+}
+
+@Suite struct ReportCommandTests {
+    let db = ReportedNights.database
+
+    func occurrences(_ needle: String, in text: String) -> Int { text.components(separatedBy: needle).count - 1 }
+
+    @Test func aNightsPageWithItsClips() throws {
+        let scratch = Scratch()
+        let page = scratch.file("apnea.html")
+        let result = try CommandRunner.run(["report", "1", "--db", db, "--timezone", "Europe/Berlin", "--output", page])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == page + "\n", "stdout names the page written")
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        let episodes = try ReportedNights.count("SELECT COUNT(*) FROM episodes WHERE recording_id = 1 AND profile = 'balanced'")
+        let alerts = try ReportedNights.count("SELECT COUNT(*) FROM alerts WHERE recording_id = 1 AND profile = 'balanced'")
+        let snores = try ReportedNights.count("SELECT COUNT(*) FROM sound_events WHERE recording_id = 1 AND class_id = 'snoring'")
+        #expect(episodes > 0 && alerts > 0 && snores > 0)
+        #expect(occurrences("<rect class=\"ep ", in: html) == episodes)
+        #expect(occurrences("<use class=\"al ", in: html) == alerts)
+        #expect(occurrences("<path class=\"sn\"", in: html) == snores)
+        #expect(html.contains("<h1>Night of Sat 21 Nov 2026</h1>"), "started 00:10 on the 22nd in Berlin: the night of the 21st")
+        #expect(html.contains("Europe/Berlin, UTC+01:00"))
+        // The fixture's two pauses in snoring (17 and 18 s), each ended by a gasp.
+        #expect(html.contains("<b>2 pauses in snoring ended by a gasp</b>"), "\(html.prefix(0))")
+        #expect(occurrences("<rect class=\"pause\"", in: html) == 2)
+        // One clip per episode, in the folder the page names, each a WAV file.
+        let clips = try FileManager.default.contentsOfDirectory(atPath: scratch.file("apnea_audio")).sorted()
+        #expect(clips.count == episodes)
+        #expect(occurrences("<audio controls", in: html) == episodes)
+        for clip in clips {
+            #expect(html.contains("src=\"apnea_audio/\(clip)\""), "\(clip)")
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: scratch.file("apnea_audio/" + clip)))
+            #expect(bytes.prefix(4) == Data("RIFF".utf8) && bytes.count > 1000)
+        }
+
+        // Written again: the same bytes, the same clips (written over, not added beside).
+        #expect(try CommandRunner.run(["report", "1", "--db", db, "--timezone", "Europe/Berlin", "--output", page]).status == 0)
+        #expect(try String(contentsOfFile: page, encoding: .utf8) == html)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.file("apnea_audio")).sorted() == clips)
+    }
+
+    @Test func severalNightsMakeATrendPage() throws {
+        let scratch = Scratch()
+        let result = try CommandRunner.run(["report", "--db", db, "--timezone", "UTC", "--output", scratch.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let pages = result.stdout.split(separator: "\n").map(String.init)
+        #expect(pages.count == 3 && pages.last == scratch.file("index.html"), "\(pages)")
+        let trend = try String(contentsOfFile: scratch.file("index.html"), encoding: .utf8)
+        #expect(occurrences("<tr class=\"night\">", in: trend) == 2)
+        for page in pages.dropLast() {
+            let name = (page as NSString).lastPathComponent
+            #expect(trend.contains("href=\"\(name)\""), "the trend page links \(name)")
+            #expect(try String(contentsOfFile: page, encoding: .utf8).contains("href=\"index.html\""), "\(name) links back")
+        }
+        #expect(result.stderr.contains("wrote 2 night pages and a trend page"))
+    }
+
+    @Test func embeddedAudioAndNoAudio() throws {
+        let scratch = Scratch()
+        let embedded = try CommandRunner.run(["report", "1", "--db", db, "--embed-audio", "--output", scratch.file("a.html")])
+        #expect(embedded.status == 0, "\(embedded.stderr)")
+        let html = try String(contentsOfFile: scratch.file("a.html"), encoding: .utf8)
+        #expect(occurrences("src=\"data:audio/wav;base64,UklGR", in: html) > 0, "clips embedded as WAV")
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("a_audio")))
+
+        let silent = try CommandRunner.run(["report", "1", "--db", db, "--no-audio", "--output", scratch.file("b.html")])
+        #expect(silent.status == 0)
+        #expect(!(try String(contentsOfFile: scratch.file("b.html"), encoding: .utf8)).contains("<audio"))
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("b_audio")))
+    }
+
+    @Test func aMovedRecordingGivesAPageWithoutAudioAndSaysSo() throws {
+        let scratch = Scratch()
+        let copy = scratch.file("night.caf")
+        try FileManager.default.copyItem(atPath: CommandRunner.root + "/fixtures/nights/apnea-night_8k.caf", toPath: copy)
+        let moved = scratch.file("moved.sqlite")
+        #expect(try CommandRunner.run(["analyze", copy, "--db", moved, "--quiet"]).status == 0)
+        try FileManager.default.removeItem(atPath: copy)
+        let result = try CommandRunner.run(["report", "1", "--db", moved, "--output", scratch.file("n.html")])
+        #expect(result.status == 1, "the page is written, its audio is not: \(result.stderr)")
+        #expect(result.stderr.contains("written without audio"), "\(result.stderr)")
+        let html = try String(contentsOfFile: scratch.file("n.html"), encoding: .utf8)
+        #expect(html.contains("The audio could not be cut from the recording"))
+    }
+
+    @Test func mistakesAreUsageErrors() throws {
+        let scratch = Scratch()
+        let profile = try CommandRunner.run(["report", "1", "--db", db, "--profile", "loose", "--output", scratch.file("x.html")])
+        #expect(profile.status == 64 && profile.stderr.contains("unknown profile 'loose'"), "\(profile.stderr)")
+        let zone = try CommandRunner.run(["report", "1", "--db", db, "--timezone", "Mars/Olympus", "--output", scratch.file("x.html")])
+        #expect(zone.status == 64 && zone.stderr.contains("unknown time zone"), "\(zone.stderr)")
+        let several = try CommandRunner.run(["report", "1", "2", "--db", db, "--output", scratch.file("x.html")])
+        #expect(several.status == 64 && several.stderr.contains("give --output a folder"), "\(several.stderr)")
+        let missing = try CommandRunner.run(["report", "99", "--db", db, "--output", scratch.file("x.html")])
+        #expect(missing.status == 64 && missing.stderr.contains("no analysed recording '99'"), "\(missing.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("x.html")))
+    }
+}

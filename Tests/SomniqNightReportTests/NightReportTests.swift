@@ -1,0 +1,230 @@
+import Foundation
+import Testing
+@testable import SomniqNightReport
+import SomniqDetection
+import SomniqModel
+import SomniqPipeline
+import SomniqStore
+
+/// A night built by hand: snoring bouts with pauses, gasps, an alarm; every figure the page shows is known.
+private func night(duration: Double = 600, snores: [NightReport.Event]? = nil, episodes: [NightReport.Episode]? = nil,
+                   fileName: String = "night.wav") -> NightReport {
+    // Two bouts: snores every 4 s from 10 to 50 s and from 80 to 120 s; a lone snore-like sound at 300 s.
+    let bout1 = stride(from: 10.0, through: 50, by: 4).map { NightReport.Event(onsetSeconds: $0, offsetSeconds: $0 + 1, peakDbfs: -30, inBout: true) }
+    let bout2 = stride(from: 80.0, through: 120, by: 4).map { NightReport.Event(onsetSeconds: $0, offsetSeconds: $0 + 1, peakDbfs: -28, inBout: true) }
+    let lone = [NightReport.Event(onsetSeconds: 300, offsetSeconds: 301, peakDbfs: -40, inBout: false)]
+    func episode(_ number: Int, _ classID: String, _ tier: String, _ start: Double, _ end: Double, over: Double?) -> NightReport.Episode {
+        NightReport.Episode(number: number, classID: classID, tier: tier, severity: "mild", startSeconds: start, endSeconds: end,
+                            peakConfidence: 0.9, alertCount: 1, peakDbfs: over.map { $0 - 60 }, peakOverBackgroundDb: over)
+    }
+    let defaultEpisodes = [
+        episode(1, "snoring", "high", 10, 51, over: 30),
+        // 51 -> 66: a pause of 15 s after the first bout, then a gasp: counted.
+        episode(2, "gasp", "critical", 66, 67, over: 45),
+        episode(3, "snoring", "high", 80, 121, over: 32),
+        // 121 -> 128: 7 s, too short a pause to count.
+        episode(4, "gasp", "critical", 128, 129, over: 40),
+        // After the lone snore at 300 s (not a bout's), a gasp 20 s later: not a pause in snoring.
+        episode(5, "gasp", "critical", 321, 322, over: 20),
+        episode(6, "smoke_detector", "critical", 400, 430, over: 50),
+    ]
+    let recording = NightReport.Recording(id: 7, fileName: fileName, path: "/nights/" + fileName, startMilliseconds: 1_795_302_000_000,
+                                          startSource: "file-name", durationSeconds: duration, sampleRate: 16_000, channels: 1,
+                                          modelName: "default", modelVersion: "2.4.0")
+    let episodesUsed = episodes ?? defaultEpisodes
+    return NightReport(
+        recording: recording, profile: "balanced", warnings: [], envelope: (0..<870).map { Float($0 % 40) }, lanes: ["gasp", "smoke_detector", "snoring"],
+        episodes: episodesUsed,
+        alerts: episodesUsed.map { NightReport.Alert(classID: $0.classID, tier: $0.tier, kind: "onset", seconds: $0.startSeconds + 1) },
+        snores: snores ?? (bout1 + bout2 + lone),
+        bouts: [NightReport.Bout(classID: "snoring", onsetSeconds: 10, offsetSeconds: 51, eventCount: bout1.count),
+                NightReport.Bout(classID: "snoring", onsetSeconds: 80, offsetSeconds: 121, eventCount: bout2.count)],
+        profiles: [])
+}
+
+@Suite struct NightSummaryTests {
+    @Test func snoringFigures() {
+        let report = night()
+        #expect(report.snores.count == 23)
+        #expect(abs(report.snoresPerHour - 23 * 6) < 1e-9)
+        #expect(abs(report.boutMinutes - 82.0 / 60) < 1e-9)
+        #expect(report.longestBout?.onsetSeconds == 10, "equal bouts: the first is the longest")
+    }
+
+    @Test func aPauseCountsOnlyWhenSnoringStoppedLongEnoughThenAGasp() {
+        let pauses = night().snoringPausesEndedByGasp
+        #expect(pauses.count == 1, "\(pauses)")
+        #expect(pauses.first?.startSeconds == 51)
+        #expect(pauses.first?.gaspSeconds == 66)
+    }
+
+    @Test func aGaspLongAfterSnoringIsNoPause() {
+        var report = night()
+        report.episodes.append(NightReport.Episode(number: 7, classID: "gasp", tier: "critical", severity: "mild", startSeconds: 500,
+                                                   endSeconds: 501, peakConfidence: 0.9, alertCount: 1))
+        report.snores.removeLast()  // the lone sound gone, the last snore before 500 s ended at 121 s: 379 s, too long
+        #expect(report.snoringPausesEndedByGasp.count == 1)
+    }
+
+    @Test func longestQuietStretchAndLoudest() {
+        let report = night()
+        let quiet = report.longestQuietStretch
+        // 129 s (the second gasp ends) to 300 s (the lone sound): 171 s, a second longer than 430 s to the end.
+        #expect(quiet?.start == 129 && quiet?.end == 300, "\(String(describing: quiet))")
+        #expect(report.loudestEpisodes(limit: 3).map(\.number) == [6, 2, 4])
+        #expect(report.episodeCount(tier: "critical") == 4)
+        #expect(report.alertCount(tier: "high") == 2)
+    }
+
+    @Test func theEnvelopeKeepsEachSlicesLoudestWindow() {
+        var levels = [Float](repeating: 1, count: 57_600)
+        levels[20_000] = 42
+        levels[57_599] = 9
+        let slices = NightReportBuilder.summarise(levels, into: 870)
+        #expect(slices.count == 870)
+        #expect(slices[20_000 * 870 / 57_600] == 42)
+        #expect(slices[869] == 9)
+        #expect(slices.filter { $0 == 1 }.count == 868)
+        #expect(NightReportBuilder.summarise([], into: 870).isEmpty)
+    }
+}
+
+@Suite struct LocalClockTests {
+    let berlin = LocalClock(timeZone: TimeZone(identifier: "Europe/Berlin")!)
+
+    @Test func timesAndDatesInTheNightsZone() {
+        let start: Int64 = 1_795_302_000_000  // 2026-11-21T23:00:00Z
+        #expect(berlin.time(start) == "00:00")
+        #expect(berlin.date(start) == "Sun 22 Nov 2026")
+        #expect(berlin.date(berlin.nightOf(start)) == "Sat 21 Nov 2026", "a night started after midnight is the evening's")
+        #expect(berlin.zone(start) == "Europe/Berlin, UTC+01:00")
+        #expect(LocalClock(timeZone: TimeZone(identifier: "UTC")!).zone(start) == "UTC")
+        #expect(berlin.timeWithSeconds(start + 3_723_000) == "01:02:03")
+    }
+
+    @Test func ticksFallOnTheLocalClock() {
+        // 23:17:30 UTC is 00:17:30 in Berlin; the next quarter hour there is 00:30, 23:30 UTC.
+        let from: Int64 = 1_795_302_000_000 + 17 * 60_000 + 30_000
+        #expect(berlin.firstTick(atOrAfter: from, stepSeconds: 900) == 1_795_302_000_000 + 30 * 60_000)
+        let kolkata = LocalClock(timeZone: TimeZone(identifier: "Asia/Kolkata")!)  // UTC+05:30: whole hours at :30 UTC
+        #expect(kolkata.time(kolkata.firstTick(atOrAfter: from, stepSeconds: 3600)) == "05:00")
+        #expect(NightPage.tickStep(durationSeconds: 8 * 3600) == 3600)
+        #expect(NightPage.tickStep(durationSeconds: 240) == 60)
+    }
+}
+
+@Suite struct NightPageTests {
+    let clock = LocalClock(timeZone: TimeZone(identifier: "UTC")!)
+
+    func count(_ needle: String, in text: String) -> Int { text.components(separatedBy: needle).count - 1 }
+
+    @Test func theTimelineDrawsEveryEpisodeAlertAndSnore() {
+        let report = night()
+        let page = NightPage(report: report, clock: clock).render()
+        #expect(count("<rect class=\"ep ", in: page) == report.episodes.count)
+        #expect(count("<use class=\"al ", in: page) == report.alerts.count)
+        #expect(count("<path class=\"sn\"", in: page) == report.snores.count)
+        #expect(count("<rect class=\"pause\"", in: page) == 1)
+        #expect(count("<rect class=\"bout\"", in: page) == 2)
+        #expect(page.contains("pause → gasp"), "the pauses have their own lane")
+        #expect(page.contains("not a medical diagnosis"))
+        // Tier is shown by shape and name, not only colour.
+        #expect(page.contains("▲ critical") && page.contains("◆ high"))
+    }
+
+    @Test func samePageEveryTime() {
+        let report = night()
+        #expect(NightPage(report: report, clock: clock).render() == NightPage(report: report, clock: clock).render())
+    }
+
+    @Test func namesCannotInjectMarkup() {
+        let report = night(fileName: "<script>alert(1)</script>\".wav")
+        let page = NightPage(report: report, clock: clock).render()
+        #expect(!page.contains("<script>alert"))
+        #expect(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;&quot;.wav"))
+    }
+
+    @Test func nothingIsFetched() {
+        let page = NightPage(report: night(), clock: clock).render()
+        for pattern in ["src=\"http", "href=\"http", "url(http", "@import", "<link"] {
+            #expect(!page.contains(pattern), "\(pattern)")
+        }
+        #expect(page.contains("Content-Security-Policy"))
+    }
+
+    @Test func anEightHourNightStaysSmall() {
+        // 8 hours, a snore every 4 s through 4 hours of it (3,600 snores), 400 episodes, 1,200 alerts.
+        let snores = stride(from: 0.0, to: 4 * 3600, by: 4).map { NightReport.Event(onsetSeconds: $0, offsetSeconds: $0 + 1, peakDbfs: -30, inBout: true) }
+        let episodes = (0..<400).map { index in
+            NightReport.Episode(number: index + 1, classID: ["snoring", "cough", "speech", "breathing"][index % 4],
+                                tier: ["high", "high", "medium", "low"][index % 4], severity: "mild", startSeconds: Double(index) * 72,
+                                endSeconds: Double(index) * 72 + 30, peakConfidence: 0.8, alertCount: 3, peakDbfs: -20,
+                                peakOverBackgroundDb: 30, clip: "night_audio/clip-\(index + 1).wav")
+        }
+        var report = night(duration: 8 * 3600, snores: snores, episodes: episodes)
+        report.alerts = (0..<1200).map { NightReport.Alert(classID: "cough", tier: "high", kind: "continuing", seconds: Double($0) * 24) }
+        report.lanes = ["cough", "snoring", "speech", "breathing"]
+        let page = NightPage(report: report, clock: clock).render()
+        #expect(page.utf8.count < 2_000_000, "\(page.utf8.count) bytes")
+        #expect(count("<path class=\"sn\"", in: page) == 3600)
+    }
+}
+
+@Suite struct TrendPageTests {
+    @Test func aRowAndATimelinePerNightInOrder() {
+        var later = night()
+        later.recording.id = 8
+        later.recording.startMilliseconds += 86_400_000
+        let page = TrendPage(nights: [.init(report: later, href: "b.html"), .init(report: night(), href: "a.html")],
+                             clock: LocalClock(timeZone: TimeZone(identifier: "UTC")!)).render()
+        #expect(page.components(separatedBy: "<tr class=\"night\">").count - 1 == 2)
+        let first = page.range(of: "href=\"a.html\"")!, second = page.range(of: "href=\"b.html\"")!
+        #expect(first.lowerBound < second.lowerBound, "nights in the order they were recorded")
+        #expect(page.components(separatedBy: "<svg class=\"mini\"").count - 1 == 2)
+        #expect(page.contains(">138<"), "snores per hour of the night (23 snores in 10 minutes)")
+    }
+}
+
+@Suite struct NightReportBuilderTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+    /// The apnea fixture analysed under `profiles`, stored in memory.
+    func stored(profiles names: [String]) throws -> (AnalysisStore, ModelBundle, RecordingData, [ProfileResult]) {
+        let bundle = try ModelBundle.load(path: Self.root + "/models/rules")
+        let analyzer = RecordingAnalyzer(bundle: bundle)
+        let data = try analyzer.analyze(path: Self.root + "/fixtures/nights/apnea-night_8k.caf")
+        let all = analyzer.runProfiles(bundle.profiles.profiles, on: data)
+        let store = try AnalysisStore.inMemory()
+        _ = try store.save(data, bundle: bundle, results: all.filter { names.contains($0.profile) })
+        return (store, bundle, data, all)
+    }
+
+    @Test func theProfileTableIsWhatCompareComputes() throws {
+        let (store, bundle, data, all) = try stored(profiles: ["very-conservative", "conservative", "balanced", "sensitive", "very-sensitive"])
+        let report = try NightReportBuilder(store: store, bundle: bundle).report(recordingID: 1, profile: "balanced")
+        let compare = ProfileComparison(data: data, results: all).columns
+        #expect(report.profiles.map(\.profile) == compare.map(\.profile))
+        for (page, computed) in zip(report.profiles, compare) {
+            #expect(page.alerts == computed.alerts && page.episodes == computed.episodes, "\(page.profile)")
+            #expect(page.alertsByTier == computed.alertsByTier && page.episodesBySeverity == computed.episodesBySeverity, "\(page.profile)")
+            #expect(abs(page.minutesInAlert - computed.minutesInAlert) < 1e-6, "\(page.profile)")
+        }
+        #expect(report.warnings.allSatisfy { !$0.contains("compared with the model") })
+        // Stored under one profile only: the five are computed from the stored confidences, to the same figures.
+        let (single, _, _, _) = try stored(profiles: ["balanced"])
+        let computed = try NightReportBuilder(store: single, bundle: bundle).report(recordingID: 1, profile: "balanced")
+        #expect(computed.profiles.map(\.alerts) == compare.map(\.alerts))
+        #expect(computed.profiles.map(\.episodes) == compare.map(\.episodes))
+    }
+
+    @Test func aProfileNotStoredIsNamed() throws {
+        let (store, bundle, _, _) = try stored(profiles: ["balanced"])
+        #expect(throws: NightReportBuilder.Failure.self) {
+            try NightReportBuilder(store: store, bundle: bundle).report(recordingID: 1, profile: "sensitive")
+        }
+        let report = try NightReportBuilder(store: store, bundle: bundle).report(recordingID: 1, profile: "balanced")
+        #expect(report.lanes.first == "gasp" || report.lanes.first == "smoke_detector", "critical classes first: \(report.lanes)")
+        #expect(report.snoringPausesEndedByGasp.count == 2, "the fixture's two pauses, each ended by a gasp")
+        #expect(report.envelope.count == NightPage.plotWidth)
+    }
+}
