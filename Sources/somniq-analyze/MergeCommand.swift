@@ -43,7 +43,9 @@ struct MergeCommand: ParsableCommand {
                                + (outcome.failuresAdded > 0 ? ", \(outcome.failuresAdded) failed files recorded" : ""))
             } else {
                 refused += 1
-                Terminal.error("\(report.shard): error: \(report.refusal ?? "not merged")")
+                // A store error names its file already; a refusal of ours is prefixed with the shard.
+                let reason = report.refusal ?? "not merged"
+                Terminal.error(reason.hasPrefix(report.shard + ": ") ? reason : "\(report.shard): error: \(reason)")
             }
         }
         Terminal.error("merged \(reports.count - refused) of \(reports.count) shards into \(into): \(added) recordings added, "
