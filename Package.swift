@@ -39,11 +39,20 @@ let package = Package(
         .target(name: "SomniqFit", dependencies: ["SomniqFeatures", "SomniqModel"]),
         // Exports and the byte-level writers they share with the reports (CSV, streamed JSON, label tables).
         .target(name: "SomniqReports", dependencies: ["SomniqStore", "SomniqEvaluation"]),
+        // Analysis of recordings: one file, a batch into the store, the profiles compared, clips cut.
         .target(name: "SomniqPipeline", dependencies: [
-            "SomniqAudio", "SomniqFeatures", "SomniqModel", "SomniqDetection", "SomniqStore", "SomniqEvaluation", "SomniqFit",
-            "SomniqSynth", "SomniqReports",
+            "SomniqAudio", "SomniqFeatures", "SomniqModel", "SomniqDetection", "SomniqStore", "SomniqFit", "SomniqReports",
         ]),
         .target(name: "SomniqSynth", dependencies: ["SomniqAudio", "SomniqFeatures"]),
+        // Labelled audio: the clips of a labelled set, the fitting data made from them, scoring against labels.
+        .target(name: "SomniqLabelledAudio", dependencies: [
+            "SomniqPipeline", "SomniqAudio", "SomniqFeatures", "SomniqModel", "SomniqDetection", "SomniqStore", "SomniqEvaluation",
+            "SomniqFit", "SomniqSynth", "SomniqReports",
+        ]),
+        // The regression goldens: every fixture under every profile against its committed expectation.
+        .target(name: "SomniqRegression", dependencies: [
+            "SomniqPipeline", "SomniqAudio", "SomniqFeatures", "SomniqModel", "SomniqDetection", "SomniqStore",
+        ]),
         // Studies on a cluster: manifests, shards of the inputs, merging shard databases.
         .target(name: "SomniqCluster", dependencies: [
             "SomniqStore", "SomniqAudio", .product(name: "Crypto", package: "swift-crypto"), .product(name: "CSV", package: "CSV.swift"),
@@ -52,7 +61,7 @@ let package = Package(
         .target(name: "SomniqNightReport", dependencies: ["SomniqPipeline", "SomniqStore", "SomniqModel"]),
 
         .executableTarget(name: "somniq-analyze", dependencies: [
-            "SomniqPipeline", "SomniqReports", "SomniqNightReport", "SomniqCluster", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "SomniqPipeline", "SomniqReports", "SomniqNightReport", "SomniqCluster", "SomniqRegression", "SomniqLabelledAudio", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "somniq-fuzz", dependencies: ["SomniqAudio", "SomniqFeatures", "SomniqModel", "SomniqDetection"]),
         .executableTarget(name: "somniq-bench", dependencies: ["CFFTW", "SomniqAudio", "SomniqFeatures", "SomniqModel", "SomniqPipeline"]),
@@ -70,6 +79,7 @@ let package = Package(
         .testTarget(name: "SomniqPipelineTests", dependencies: ["SomniqPipeline", "SomniqSynth"]),
         .testTarget(name: "SomniqNightReportTests", dependencies: ["SomniqNightReport", "SomniqPipeline", "SomniqStore", "SomniqModel", "SomniqDetection"]),
         .testTarget(name: "SomniqClusterTests", dependencies: ["SomniqCluster"]),
+        .testTarget(name: "SomniqRegressionTests", dependencies: ["SomniqRegression", "SomniqPipeline"]),
         .testTarget(name: "SomniqReportsTests", dependencies: ["SomniqReports", .product(name: "CSV", package: "CSV.swift")]),
         .testTarget(name: "EndToEndTests", dependencies: [
             "somniq-analyze", "somniq-synth", "somniq-fuzz", "SomniqSynth", "SomniqEvaluation",

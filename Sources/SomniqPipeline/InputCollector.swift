@@ -45,7 +45,7 @@ public enum InputCollector {
 
     /// Audio files below `folder`, sorted by path. A folder named like an audio file is still listed
     /// (as the bad input it is); hidden files are skipped.
-    static func audioFiles(in folder: String) -> [String] {
+    public static func audioFiles(in folder: String) -> [String] {
         guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return [] }
         var files: [String] = []
         while let relative = enumerator.nextObject() as? String {

@@ -4,6 +4,7 @@ import SomniqAudio
 import SomniqDetection
 import SomniqEvaluation
 import SomniqModel
+import SomniqLabelledAudio
 import SomniqPipeline
 import SomniqStore
 

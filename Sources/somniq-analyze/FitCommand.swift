@@ -4,6 +4,7 @@ import SomniqEvaluation
 import SomniqFeatures
 import SomniqFit
 import SomniqModel
+import SomniqLabelledAudio
 import SomniqPipeline
 import SomniqSynth
 

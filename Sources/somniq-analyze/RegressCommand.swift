@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SomniqPipeline
+import SomniqRegression
 
 struct RegressCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

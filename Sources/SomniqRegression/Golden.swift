@@ -1,4 +1,5 @@
 import Foundation
+import SomniqPipeline
 import SomniqDetection
 import SomniqFeatures
 import SomniqStore

@@ -1,4 +1,5 @@
 import Foundation
+import SomniqPipeline
 import SomniqAudio
 import SomniqModel
 

@@ -1,3 +1,4 @@
+import SomniqPipeline
 import Foundation
 import SomniqDetection
 import SomniqEvaluation

@@ -1,4 +1,5 @@
 import Foundation
+import SomniqPipeline
 
 /// Goldens as reviewable JSON: fixed key order, one detection, alert or episode per line, times to the
 /// millisecond and confidences to four decimals, so that a change shows as a short, readable diff.

@@ -1,6 +1,9 @@
 import Foundation
 import SomniqPipeline
+import SomniqRegression
 import Testing
+
+private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
 @Suite struct GoldenComparisonTests {
     func golden() throws -> Golden {

@@ -1,3 +1,4 @@
+import SomniqPipeline
 /// Compares a golden with a fresh result. Labels, tiers, kinds, severities and counts must match exactly;
 /// times may differ by `timeTolerance` seconds and confidences by `confidenceTolerance`.
 public struct GoldenComparison: Sendable {

@@ -1,3 +1,4 @@
+import SomniqPipeline
 import SomniqFit
 import SomniqModel
 import SomniqStore
