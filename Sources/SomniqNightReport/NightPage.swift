@@ -13,10 +13,14 @@ public struct NightPage {
     /// Where the trend page is, when this night is one of several.
     public var trendHref: String?
 
+    /// The night's snoring pauses ended by a gasp, found once for the summary and the timeline.
+    private let pauses: [NightReport.SnoringPause]
+
     public init(report: NightReport, clock: LocalClock, trendHref: String? = nil) {
         self.report = report
         self.clock = clock
         self.trendHref = trendHref
+        pauses = report.snoringPausesEndedByGasp
     }
 
     private var start: Int64 { report.recording.startMilliseconds }
@@ -80,7 +84,6 @@ public struct NightPage {
             card(&html, duration(quiet.end - quiet.start),
                  "longest quiet stretch, \(clock.time(at(quiet.start)))–\(clock.time(at(quiet.end)))")
         }
-        let pauses = report.snoringPausesEndedByGasp
         card(&html, "\(pauses.count)", "pauses in snoring ended by a gasp")
         html += "</div>\n"
 
@@ -144,7 +147,6 @@ public struct NightPage {
 
     private func timeline(_ html: inout String) {
         let duration = report.recording.durationSeconds
-        let pauses = report.snoringPausesEndedByGasp
         let laneHeight = 26.0, axisHeight = 18.0, envelopeTop = 22.0, envelopeHeight = 56.0
         let lanesTop = envelopeTop + envelopeHeight + 8
         let laneNames = report.lanes + (pauses.isEmpty ? [] : ["pause → gasp"])
@@ -161,7 +163,7 @@ public struct NightPage {
             + "role=\"img\" aria-labelledby=\"tl-title tl-desc\" data-x0=\"\(Self.plotLeft)\" data-pw=\"\(Self.plotWidth)\" "
             + "data-duration=\"\(num(duration))\" xmlns=\"http://www.w3.org/2000/svg\">\n"
         html += "<title id=\"tl-title\">The night from \(clock.time(start)) to \(clock.time(at(duration)))</title>\n"
-        html += "<desc id=\"tl-desc\">\(esc(timelineDescription(pauses: pauses)))</desc>\n"
+        html += "<desc id=\"tl-desc\">\(esc(timelineDescription()))</desc>\n"
         html += "<defs><clipPath id=\"plot\"><rect x=\"\(Self.plotLeft)\" y=\"0\" width=\"\(Self.plotWidth)\" height=\"\(num(height))\"/>"
             + "</clipPath><pattern id=\"hatch\" width=\"4\" height=\"4\" patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\">"
             + "<rect width=\"2\" height=\"4\" fill=\"#D55E00\" opacity=\".45\"/></pattern>"
@@ -263,7 +265,7 @@ public struct NightPage {
     }
 
     /// The timeline said in words, for readers who cannot see it.
-    private func timelineDescription(pauses: [NightReport.SnoringPause]) -> String {
+    private func timelineDescription() -> String {
         var parts: [String] = []
         for lane in report.lanes {
             let episodes = report.episodes.filter { $0.classID == lane }
