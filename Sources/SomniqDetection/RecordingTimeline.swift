@@ -25,8 +25,9 @@ public struct RecordingTimeline: Sendable {
         for (classIndex, definition) in model.classes.enumerated() {
             guard let rhythm = definition.events, definition.status != .unsupported else { continue }
             gaps[classIndex] = rhythm.boutGapSec
+            let claimed = rhythm.claims.compactMap { id in model.classes.firstIndex { $0.id == id } }
             let found = RecurringEventFinder.find(classIndex: classIndex, rhythm: rhythm, confidences: confidences,
-                                                  classCount: classCount, windowCount: windowCount, timing: timing)
+                                                  classCount: classCount, windowCount: windowCount, timing: timing, claimed: claimed)
             events += found.events
             bouts += found.bouts
         }
@@ -59,6 +60,55 @@ public struct RecordingTimeline: Sendable {
         self.bouts = bouts
         boutGaps = gaps
         unheard = Self.unheardWindows(model: model, events: events, bouts: bouts, claiming: claiming, windowCount: windowCount)
+            + Self.withinOtherSounds(model: model, confidences: confidences, windowCount: windowCount, timing: timing)
+    }
+
+    /// A window is quiet when its level stands less than this over the background, dB (as `preceding_quiet_s` reads
+    /// a stretch: windows 10 dB over the room).
+    static let quietWindowDb: Float = 10
+    /// Another class holds a window when it is on top there at this confidence or more.
+    static let holdingConfidence: Float = 0.5
+    /// How far back a stretch is read, windows (3 s: as far into a stretch as `preceding_quiet_s` reaches).
+    static let stretchWindows = 6
+
+    /// Per class that opens a sound (`SoundClassDefinition.opensSound`), the windows where it is not heard: those in a
+    /// loud stretch that another class (silence and other aside) held in a window before, the stretch read back to
+    /// its last quiet window. Causal: only earlier windows are read.
+    private static func withinOtherSounds(model: ClassifierModel, confidences: [Float], windowCount: Int,
+                                          timing: SoundTiming) -> [(classIndex: Int, windows: [Bool])] {
+        let classCount = model.classes.count
+        let ignored = Set(model.classes.indices.filter { TopClass.nothing.contains(model.classes[$0].id) })
+        // Per window: 0 not yet read, 1 quiet, 2 loud (read once, and only where a stretch is read back).
+        var quiet = [UInt8](repeating: 0, count: windowCount)
+        func isQuiet(_ window: Int) -> Bool {
+            if quiet[window] == 0 {
+                let start = AnalysisGrid.windowStartSeconds(window)
+                let span = start...(start + AnalysisGrid.windowSeconds)
+                let level = (timing.meanDbfs(in: span) ?? FeatureExtractor.minimumDbfs)
+                    - timing.background.at(seconds: start + AnalysisGrid.windowSeconds / 2)
+                quiet[window] = level < quietWindowDb ? 1 : 2
+            }
+            return quiet[window] == 1
+        }
+        var result: [(classIndex: Int, windows: [Bool])] = []
+        for classIndex in model.classes.indices where model.classes[classIndex].opensSound {
+            var unheard = [Bool](repeating: false, count: windowCount)
+            for window in 0..<windowCount where confidences[window * classCount + classIndex] > 0 {
+                for earlier in stride(from: window - 1, through: max(0, window - stretchWindows), by: -1) {
+                    if isQuiet(earlier) { break }
+                    var holder = 0
+                    for other in 1..<classCount where confidences[earlier * classCount + other] > confidences[earlier * classCount + holder] {
+                        holder = other
+                    }
+                    if holder != classIndex, !ignored.contains(holder), confidences[earlier * classCount + holder] >= holdingConfidence {
+                        unheard[window] = true
+                        break
+                    }
+                }
+            }
+            result.append((classIndex, unheard))
+        }
+        return result
     }
 
     /// Where the bouts correct what the alert processor hears: a `boutOnly` class outside its bouts, and a claimed
@@ -95,7 +145,8 @@ public struct RecordingTimeline: Sendable {
     /// The confidences the alert processor hears, once the whole recording is known: the classifier's, except that
     /// - a `boutOnly` class is heard only within its bouts (one snore-like sound on its own is not the activity);
     /// - a class another class claims is not heard within the claiming class's bouts, except over events of its own
-    ///   (a loud snore of a bout, scored as a cough or a door in its window, is a snore).
+    ///   (a loud snore of a bout, scored as a cough or a door in its window, is a snore);
+    /// - a class that opens a sound (a gasp) is not heard within a sound another class already holds.
     /// The same for every profile, so that a stricter profile still never alerts more than a looser one. The stored
     /// window confidences stay the classifier's.
     public func heardConfidences(_ confidences: [Float], classCount: Int, windowCount: Int) -> [Float] {

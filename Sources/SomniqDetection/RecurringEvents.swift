@@ -35,10 +35,23 @@ public struct Bout: Equatable, Sendable {
 /// confidence), each separate sound rising out of the background is one event; events whose onsets follow each
 /// other within `boutGapSec` form a bout when there are at least `boutMinEvents` of them.
 public enum RecurringEventFinder {
+    /// `claimed`: the indices of the classes the rhythm claims (`EventRhythm.claims`); a sound at a bout's pace that
+    /// the classifier gave one of them is one of the bout's events (see `completeBouts`).
     public static func find(classIndex: Int, rhythm: EventRhythm, confidences: [Float], classCount: Int, windowCount: Int,
-                            timing: SoundTiming) -> (events: [RecurringEvent], bouts: [Bout]) {
+                            timing: SoundTiming, claimed: [Int] = []) -> (events: [RecurringEvent], bouts: [Bout]) {
         let threshold = Float(rhythm.confidence)
         func confidence(_ window: Int) -> Float { confidences[window * classCount + classIndex] }
+        // A claimed class's confidence where it is the class on top (its own aside): a sound that sounds more like a
+        // class the rhythm does not claim (a gasp before snoring resumes) is never taken into a bout.
+        func claimedConfidence(_ window: Int) -> Float {
+            guard !claimed.isEmpty else { return 0 }
+            var top = -1
+            for other in 0..<classCount where other != classIndex
+                && (top < 0 || confidences[window * classCount + other] > confidences[window * classCount + top]) {
+                top = other
+            }
+            return claimed.contains(top) ? confidences[window * classCount + top] : 0
+        }
         var events: [RecurringEvent] = []
         var window = 0
         while window < windowCount {
@@ -58,8 +71,8 @@ public enum RecurringEventFinder {
         }
         events = joinClose(events, rhythm: rhythm)
         _ = groupBouts(&events, rhythm: rhythm, classIndex: classIndex)
-        events = joinClose(completeBouts(events, rhythm: rhythm, timing: timing, windowCount: windowCount, confidence: confidence),
-                           rhythm: rhythm)
+        events = joinClose(completeBouts(events, rhythm: rhythm, timing: timing, windowCount: windowCount, confidence: confidence,
+                                         claimedConfidence: claimedConfidence), rhythm: rhythm)
         let bouts = groupBouts(&events, rhythm: rhythm, classIndex: classIndex)
         return (events, bouts)
     }
@@ -85,9 +98,12 @@ public enum RecurringEventFinder {
     /// Inside a bout the classifier may miss a snore or two (its rhythm features need a few breaths to settle, so the
     /// first snores of a bout score lower). A sound at the bout's pace that matches its events (within 10 dB of their
     /// typical peak, of similar length) and that the classifier leans towards (half the event confidence) is one of
-    /// them: looked for before the first event, in gaps of a missing beat, and after the last.
+    /// them: looked for before the first event, in gaps of a missing beat, and after the last. Leaning towards a
+    /// class the rhythm claims counts the same where that class is on top (`claimedConfidence`): a loud snore at the
+    /// bout's pace, scored as a cough in its window, is the bout's snore, as it is within the bout
+    /// (`EventRhythm.claims`); the bout's first snore, taken for a cough, is where the bout starts.
     static func completeBouts(_ found: [RecurringEvent], rhythm: EventRhythm, timing: SoundTiming, windowCount: Int,
-                              confidence: (Int) -> Float) -> [RecurringEvent] {
+                              confidence: (Int) -> Float, claimedConfidence: (Int) -> Float = { _ in 0 }) -> [RecurringEvent] {
         var events = found
         let relaxed = Float(rhythm.confidence) / 2
         let boutIDs = Set(found.compactMap(\.bout))
@@ -105,7 +121,7 @@ public enum RecurringEventFinder {
                     .compactMap { span in
                         let windows = windowsOverlapping(span, windowCount: windowCount)
                         let best = windows.map(confidence).max() ?? 0
-                        guard best >= relaxed else { return nil }
+                        guard best >= relaxed || (windows.map(claimedConfidence).max() ?? 0) >= relaxed else { return nil }
                         return RecurringEvent(classIndex: members[0].classIndex, onsetSeconds: span.onsetSeconds,
                                               offsetSeconds: span.offsetSeconds, peakDbfs: span.peakDbfs, confidence: best, bout: bout)
                     }

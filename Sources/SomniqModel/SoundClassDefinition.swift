@@ -45,6 +45,10 @@ public struct SoundClassDefinition: Codable, Equatable, Sendable {
     public var backstop: Backstop?
     /// Where the sound comes as separate, recurring events (snores, coughs): how to find them and group them in bouts.
     public var events: EventRhythm?
+    /// The sound is one that opens a loud stretch after quiet (a gasp ending a pause in breathing): it is heard only
+    /// where no other class held the stretch before it. A gasp-like breath a second into a sob, a cough fit or a
+    /// snore is that sound's own breath, not a gasp.
+    public var opensSound: Bool = false
 
     /// Hand-written conditions, read as a class's own are (`maxConfidence × Π all × max any × (1 − max none)`).
     public struct Backstop: Codable, Equatable, Sendable {
@@ -102,7 +106,7 @@ public struct SoundClassDefinition: Codable, Equatable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, tier, status, description, bandHz, maxConfidence, all, any, none, paths, score, backstop, adjust, events
+        case id, tier, status, description, bandHz, maxConfidence, all, any, none, paths, score, backstop, adjust, events, opensSound
     }
 
     /// Whether `id` is safe as a file-name part, a CSV column, a label and a SQL value without quoting:
@@ -135,6 +139,7 @@ public struct SoundClassDefinition: Codable, Equatable, Sendable {
         bandHz = try container.decodeIfPresent(Float.self, forKey: .bandHz)
         backstop = try container.decodeIfPresent(Backstop.self, forKey: .backstop)
         events = try container.decodeIfPresent(EventRhythm.self, forKey: .events)
+        opensSound = try container.decodeIfPresent(Bool.self, forKey: .opensSound) ?? false
         if let bandHz, !(bandHz > 0 && bandHz <= 192_000) {
             throw DecodingError.dataCorruptedError(forKey: .bandHz, in: container,
                 debugDescription: "bandHz is the top of the band the sound needs, in Hz: a number in (0, 192000]")
@@ -168,6 +173,7 @@ extension SoundClassDefinition {
         if !none.isEmpty { try container.encode(none, forKey: .none) }
         try container.encodeIfPresent(adjust, forKey: .adjust)
         try container.encodeIfPresent(events, forKey: .events)
+        if opensSound { try container.encode(opensSound, forKey: .opensSound) }
     }
 }
 

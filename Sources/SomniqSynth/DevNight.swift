@@ -111,9 +111,11 @@ public struct DevNightBuilder {
         var night = DevNight(samples: [], sampleRate: sampleRate, events: [], snoreBouts: [], snoringRecordings: [],
                              background: background.name)
         // Each pool is drawn from in a shuffled order, so a night uses a clip at most once until the pool runs out.
+        // The pools are shuffled in the order of their names: a dictionary's own order changes from run to run, and
+        // with it what every draw from `random` would be.
         var order: [String: [Int]] = [:]
         var next: [String: Int] = [:]
-        for (key, pool) in pools { order[key] = Array(pool.indices).shuffled(using: &random) }
+        for key in pools.keys.sorted() { order[key] = Array(pools[key]!.indices).shuffled(using: &random) }
         func draw(_ key: String) -> DevNightClip {
             let position = next[key, default: 0]
             next[key] = position + 1

@@ -11,45 +11,18 @@ import Testing
     let classes = defaultBundle.classifier.classes.count
     let snoring = defaultBundle.classifier.classes.firstIndex { $0.id == "snoring" }!
     let cough = defaultBundle.classifier.classes.firstIndex { $0.id == "cough" }!
-    let seconds = 120.0
-    var windows: Int { AnalysisGrid(sampleRate: 16000).windowCount(frameCount: Int64(seconds * 16000)) }
 
     /// 120 s of a quiet room (−60 dBFS) with: a bout of one-second snores every 4 s from 10 s to 50 s, whose snore at
     /// 30 s the classifier scored as a cough (cough 0.95, snoring 0.3); a real cough of 0.3 s at 80 s, alone; one
     /// snore-like second at 100 s, alone.
-    func recording() -> (envelope: LevelEnvelope, confidences: [Float]) {
+    var recording: ScriptedRecording {
         let snores = stride(from: 10.0, through: 50.0, by: 4.0).map { ($0, $0 + 1) }
-        let loud = snores + [(80.0, 80.3), (100.0, 101.0)]
-        var envelope = LevelEnvelope()
-        for index in 0..<Int(seconds * 100) {
-            let time = Double(index) / 100
-            envelope.append(dbfs: loud.contains { time >= $0.0 && time < $0.1 } ? -20 : -60)
-        }
-        var confidences = [Float](repeating: 0.02, count: windows * classes)
-        func score(_ span: (Double, Double), _ classIndex: Int, _ value: Float) {
-            for window in 0..<windows where AnalysisGrid.windowStartSeconds(window) < span.1
-                && AnalysisGrid.windowStartSeconds(window) + AnalysisGrid.windowSeconds > span.0 {
-                confidences[window * classes + classIndex] = value
-            }
-        }
-        for snore in snores { score(snore, snoring, snore.0 == 30 ? 0.3 : 0.9) }
-        score((30, 31), cough, 0.95)
-        score((80, 80.3), cough, 0.95)
-        score((100, 101), snoring, 0.9)
-        return (envelope, confidences)
-    }
-
-    func run(_ bundle: ModelBundle) -> [ProfileResult] {
-        let (envelope, confidences) = recording()
-        let timeline = RecordingTimeline(envelope: envelope, model: bundle.classifier, confidences: confidences, windowCount: windows)
-        return bundle.profiles.profiles.map {
-            ProfileRunner.run(profile: $0, bundle: bundle, confidences: confidences, windowCount: windows,
-                              durationSeconds: seconds, timeline: timeline)
-        }
-    }
-
-    func episodes(_ result: ProfileResult, _ classIndex: Int, in range: ClosedRange<Double>) -> [Episode] {
-        result.episodes.filter { $0.classIndex == classIndex && $0.endSeconds > range.lowerBound && $0.startSeconds < range.upperBound }
+        var recording = ScriptedRecording(seconds: 120, classCount: classes, loud: snores + [(80.0, 80.3), (100.0, 101.0)])
+        for snore in snores { recording.score(snore, snoring, snore.0 == 30 ? 0.3 : 0.9) }
+        recording.score((30, 31), cough, 0.95)
+        recording.score((80, 80.3), cough, 0.95)
+        recording.score((100, 101), snoring, 0.9)
+        return recording
     }
 
     /// The same model without the two settings.
@@ -68,31 +41,30 @@ import Testing
     /// Under every profile: the bout is one snoring episode; the snore scored as a cough is no cough episode, raises
     /// no cough alert and is no cough event; the real cough is kept; the lone snore-like second is no snoring episode.
     @Test func aBoutClaimsItsSnoresAndALoneSnoreIsNoEpisode() {
-        let (envelope, confidences) = recording()
-        let timeline = RecordingTimeline(envelope: envelope, model: defaultBundle.classifier, confidences: confidences, windowCount: windows)
+        let timeline = recording.timeline(defaultBundle)
         #expect(!timeline.events.contains { $0.classIndex == cough && $0.overlaps(30...31) })
         #expect(timeline.events.contains { $0.classIndex == cough && $0.overlaps(80...80.3) })
         #expect(timeline.events.filter { $0.classIndex == snoring && $0.bout != nil }.count == 11)
-        for result in run(defaultBundle) {
-            #expect(episodes(result, snoring, in: 10...51).count == 1, "\(result.profile)")
-            #expect(episodes(result, cough, in: 10...51).isEmpty, "\(result.profile)")
+        for result in recording.run(defaultBundle) {
+            #expect(result.episodes(of: snoring, in: 10...51).count == 1, "\(result.profile)")
+            #expect(result.episodes(of: cough, in: 10...51).isEmpty, "\(result.profile)")
             #expect(!result.alerts.contains { $0.classIndex == cough && AnalysisGrid.windowStartSeconds($0.frame) < 55 }, "\(result.profile)")
-            #expect(episodes(result, snoring, in: 95...110).isEmpty, "\(result.profile)")
+            #expect(result.episodes(of: snoring, in: 95...110).isEmpty, "\(result.profile)")
             #expect(result.alertEpisodes.allSatisfy { result.episodes.indices.contains($0) })
             #expect(zip(result.alerts, result.alertEpisodes).allSatisfy { result.episodes[$1].classIndex == $0.classIndex })
         }
-        let balanced = run(defaultBundle).first { $0.profile == "balanced" }!
-        #expect(episodes(balanced, cough, in: 79...82).count == 1)
+        let balanced = recording.run(defaultBundle).first { $0.profile == "balanced" }!
+        #expect(balanced.episodes(of: cough, in: 79...82).count == 1)
     }
 
     /// The control: without the settings the snore scored as a cough is a cough episode under every profile, and the
     /// lone snore-like second a snoring episode under the most sensitive one.
     @Test func withoutTheSettingsBothMistakesAppear() {
-        let results = run(plainBundle)
+        let results = recording.run(plainBundle)
         for result in results {
-            #expect(episodes(result, cough, in: 10...51).count == 1, "\(result.profile)")
+            #expect(result.episodes(of: cough, in: 10...51).count == 1, "\(result.profile)")
         }
-        #expect(!episodes(results.last!, snoring, in: 95...110).isEmpty)
+        #expect(!results.last!.episodes(of: snoring, in: 95...110).isEmpty)
     }
 
     @Test func aClaimOfAnUnknownClassIsRefused() throws {

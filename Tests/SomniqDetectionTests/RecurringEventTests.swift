@@ -65,6 +65,33 @@ import Testing
         }
     }
 
+    /// A bout's first snore and one in its middle, scored as coughs in their windows (class 1, which the snoring rhythm
+    /// claims), are snores of the bout: the bout starts at the first and counts all eight. A class it does not claim
+    /// gives nothing, and neither does a cough-scored sound off the bout's pace.
+    @Test func aSnoreScoredAsAClaimedClassCompletesTheBout() {
+        let snores = (0..<8).map { 10.0 + 4.0 * Double($0) }
+        let stray = 50.5  // well after the bout, more than 1.5 paces from its last snore
+        let timing = SoundTiming(envelope: envelope(seconds: 60, loud: (snores + [stray]).map { ($0, $0 + 1.0) }))
+        let windows = 119, classCount = 2
+        var confidences = [Float](repeating: 0, count: windows * classCount)
+        for onset in snores + [stray] {
+            let asCough = onset == snores[0] || onset == snores[4] || onset == stray
+            for window in AnalysisGrid.windowIndex(atSeconds: max(0, onset - 0.5))...AnalysisGrid.windowIndex(atSeconds: onset + 0.5) {
+                confidences[window * classCount + (asCough ? 1 : 0)] = 0.9
+            }
+        }
+        let rhythm = EventRhythm(confidence: 0.5, boutGapSec: 10, boutMinEvents: 3, minIntervalSec: 1.2, claims: ["cough"])
+        let claimed = RecurringEventFinder.find(classIndex: 0, rhythm: rhythm, confidences: confidences, classCount: classCount,
+                                                windowCount: windows, timing: timing, claimed: [1])
+        #expect(claimed.bouts.count == 1 && claimed.bouts[0].eventCount == 8, "\(claimed.bouts)")
+        #expect(abs(claimed.bouts[0].onsetSeconds - snores[0]) <= 0.01)
+        #expect(!claimed.events.contains { $0.onsetSeconds >= stray - 0.01 })
+        let unclaimed = RecurringEventFinder.find(classIndex: 0, rhythm: rhythm, confidences: confidences, classCount: classCount,
+                                                  windowCount: windows, timing: timing)
+        #expect(unclaimed.bouts.map(\.eventCount) == [6], "\(unclaimed.bouts)")
+        #expect(abs(unclaimed.bouts[0].onsetSeconds - snores[1]) <= 0.01)
+    }
+
     /// Any range of time, even an empty or backwards one at the envelope's end, gives an answer rather than a trap.
     @Test func timingAnswersForAnyRange() {
         let timing = SoundTiming(envelope: envelope(seconds: 10, loud: [(4, 5)]))

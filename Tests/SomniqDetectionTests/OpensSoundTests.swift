@@ -1,0 +1,75 @@
+import SomniqDetection
+import SomniqFeatures
+import SomniqModel
+import Testing
+
+/// A gasp opens a sound (`SoundClassDefinition.opensSound`, as models/default sets it for gasp): a gasp-like breath
+/// a second into a cough fit or a sob is that sound's, while a gasp after quiet is a gasp. Checked on a scripted
+/// recording, with the same recording under a model without the setting as the control that shows the check can fail.
+@Suite struct OpensSoundTests {
+    let classes = defaultBundle.classifier.classes.count
+    let gasp = defaultBundle.classifier.classes.firstIndex { $0.id == "gasp" }!
+    let cough = defaultBundle.classifier.classes.firstIndex { $0.id == "cough" }!
+    let crying = defaultBundle.classifier.classes.firstIndex { $0.id == "crying_sobbing" }!
+
+    /// 120 s of a quiet room (−60 dBFS), no gasp but where said, with: a cough fit from 20 to 22.5 s whose last second
+    /// the classifier also scored as a gasp (0.9); a sob from 40 to 44 s, scored as a gasp (0.9) from 42 s; and a gasp
+    /// alone, 60.0–60.6 s.
+    var recording: ScriptedRecording {
+        var recording = ScriptedRecording(seconds: 120, classCount: classes, loud: [(20.0, 22.5), (40.0, 44.0), (60.0, 60.6)])
+        for window in 0..<recording.windows { recording.confidences[window * classes + gasp] = 0 }
+        recording.score((20, 22.5), cough, 0.95)
+        recording.score((21.5, 22.5), gasp, 0.9)
+        recording.score((40, 44), crying, 0.95)
+        recording.score((42, 44), gasp, 0.9)
+        recording.score((60, 60.6), gasp, 0.9)
+        return recording
+    }
+
+    /// The same model without the setting.
+    var plainBundle: ModelBundle {
+        var model = defaultBundle.classifier
+        model.classes[gasp].opensSound = false
+        return ModelBundle(classifier: model, profiles: defaultBundle.profiles, location: defaultBundle.location)
+    }
+
+    @Test func theModelAsksForIt() {
+        #expect(defaultBundle.classifier.classes[gasp].opensSound)
+        #expect(defaultBundle.classifier.classes.filter(\.opensSound).map(\.id) == ["gasp"])
+    }
+
+    /// Under every profile: no gasp within the cough fit or the sob, and the gasp after quiet is one gasp episode; the
+    /// confidences the alert processor hears change only where the gasp lay inside the other sounds.
+    @Test func aGaspIsHeardOnlyWhereItOpensTheSound() {
+        let recording = recording
+        for result in recording.run(defaultBundle) {
+            #expect(result.episodes(of: gasp, in: 19...23).isEmpty, "\(result.profile)")
+            #expect(result.episodes(of: gasp, in: 39...45).isEmpty, "\(result.profile)")
+            #expect(result.episodes(of: gasp, in: 59...62).count == 1, "\(result.profile)")
+        }
+        func heard(_ bundle: ModelBundle) -> [Float] {
+            recording.timeline(bundle).heardConfidences(recording.confidences, classCount: classes, windowCount: recording.windows)
+        }
+        let with = heard(defaultBundle), without = heard(plainBundle)
+        for window in 0..<recording.windows {
+            let start = AnalysisGrid.windowStartSeconds(window)
+            let insideOther = (21.0...22.0).contains(start) || (41.5...43.5).contains(start)
+            for classIndex in 0..<classes {
+                let index = window * classes + classIndex
+                if insideOther && classIndex == gasp {
+                    #expect(with[index] == 0 && without[index] == 0.9, "window at \(start) s")
+                } else {
+                    #expect(with[index] == without[index], "window at \(start) s, class \(classIndex)")
+                }
+            }
+        }
+    }
+
+    /// The control: without the setting the gasp-like breaths inside the cough fit and the sob are gasp episodes.
+    @Test func withoutTheSettingTheyAreGasps() {
+        for result in recording.run(plainBundle) {
+            #expect(result.episodes(of: gasp, in: 19...23).count == 1, "\(result.profile)")
+            #expect(result.episodes(of: gasp, in: 39...45).count == 1, "\(result.profile)")
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import SomniqDetection
+import SomniqFeatures
+import SomniqModel
+
+/// A recording scripted for the timeline tests, as the whole-recording steps see one: `seconds` of a quiet room
+/// (−60 dBFS) with loud stretches at −20 dBFS, and per-window confidences set by hand for a model's classes.
+struct ScriptedRecording {
+    let seconds: Double
+    let classCount: Int
+    let windows: Int
+    let envelope: LevelEnvelope
+    var confidences: [Float]
+
+    init(seconds: Double, classCount: Int, loud: [(Double, Double)], baseline: Float = 0.02) {
+        self.seconds = seconds
+        self.classCount = classCount
+        windows = AnalysisGrid(sampleRate: 16000).windowCount(frameCount: Int64(seconds * 16000))
+        var envelope = LevelEnvelope()
+        for index in 0..<Int(seconds * 100) {
+            let time = Double(index) / 100
+            envelope.append(dbfs: loud.contains { time >= $0.0 && time < $0.1 } ? -20 : -60)
+        }
+        self.envelope = envelope
+        confidences = [Float](repeating: baseline, count: windows * classCount)
+    }
+
+    /// Gives class `classIndex` confidence `value` in every window that shares time with `span`.
+    mutating func score(_ span: (Double, Double), _ classIndex: Int, _ value: Float) {
+        for window in 0..<windows where AnalysisGrid.windowStartSeconds(window) < span.1
+            && AnalysisGrid.windowStartSeconds(window) + AnalysisGrid.windowSeconds > span.0 {
+            confidences[window * classCount + classIndex] = value
+        }
+    }
+
+    func timeline(_ bundle: ModelBundle) -> RecordingTimeline {
+        RecordingTimeline(envelope: envelope, model: bundle.classifier, confidences: confidences, windowCount: windows)
+    }
+
+    /// Every profile of `bundle` over the recording, with its whole-recording timeline.
+    func run(_ bundle: ModelBundle) -> [ProfileResult] {
+        let timeline = timeline(bundle)
+        return bundle.profiles.profiles.map {
+            ProfileRunner.run(profile: $0, bundle: bundle, confidences: confidences, windowCount: windows,
+                              durationSeconds: seconds, timeline: timeline)
+        }
+    }
+}
+
+extension ProfileResult {
+    /// The episodes of class `classIndex` that share time with `range`.
+    func episodes(of classIndex: Int, in range: ClosedRange<Double>) -> [Episode] {
+        episodes.filter { $0.classIndex == classIndex && $0.endSeconds > range.lowerBound && $0.startSeconds < range.upperBound }
+    }
+}
