@@ -165,9 +165,8 @@ public struct RecordingTimeline: Sendable {
     /// envelope shows nothing clear.
     public func refined(_ episode: Episode, rule: AlertRule, confidences: [Float], classCount: Int, windowCount: Int,
                         durationSeconds: Double) -> Episode {
-        var result = retimed(episode, rule: rule, confidences: confidences, classCount: classCount, windowCount: windowCount,
-                             durationSeconds: durationSeconds)
-        return leveled(result)
+        leveled(retimed(episode, rule: rule, confidences: confidences, classCount: classCount, windowCount: windowCount,
+                        durationSeconds: durationSeconds))
     }
 
     /// `episode` with its levels read from the envelope over its time.

@@ -1,5 +1,5 @@
 import Foundation
-import SomniqFeatures
+@testable import SomniqFeatures
 import SomniqSynth
 import Testing
 
@@ -255,7 +255,7 @@ func median(_ values: [Float]) -> Float { values.sorted()[values.count / 2] }
             let sorted = values.sorted()
             let k = Int(generator.next() % UInt64(count))
             var work = values
-            work.withUnsafeMutableBufferPointer { FeatureExtractor.select(k, in: $0, from: 0, to: count) }
+            work.withUnsafeMutableBufferPointer { LevelFeatures.select(k, in: $0, from: 0, to: count) }
             #expect(work[k] == sorted[k])
             #expect(work[..<k].allSatisfy { $0 <= work[k] } && work[(k + 1)...].allSatisfy { $0 >= work[k] })
             #expect(work.sorted() == sorted, "a permutation")
@@ -274,7 +274,7 @@ func median(_ values: [Float]) -> Float { values.sorted()[values.count / 2] }
                 trial == 0 ? 0 : Float(generator.next() % 1_000_000) / 1_000_000 * pow(10, Float(Int(generator.next() % 30)) - 20)
             }
             let plain = values.reduce(0.0) { $0 + Double(log($1 + 1e-20)) }
-            let fast = values.withUnsafeBufferPointer { FeatureExtractor.sumOfLogs($0, from: 0, to: count, adding: 1e-20) }
+            let fast = values.withUnsafeBufferPointer { SpectralShape.sumOfLogs($0, from: 0, to: count, adding: 1e-20) }
             #expect(abs(Double(fast) - plain) <= 1e-5 * abs(plain) + 1e-3, "\(fast) vs \(plain) for \(count) values")
         }
     }

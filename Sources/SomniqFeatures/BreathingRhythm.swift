@@ -1,0 +1,126 @@
+/// The causal rhythm family: `breathing_periodicity` and `breathing_period_s`, the breathing rhythm of snoring and
+/// loud breathing, from the level below 1 kHz over the last 16 s at 8 values a second (two sub-frames a value).
+final class BreathingRhythm {
+    /// Values a second of the level it reads.
+    static let rateHz = 8
+    /// Values kept: 16 s.
+    static let history = 128
+
+    private var envelope = RingBuffer(capacity: BreathingRhythm.history)
+    /// The envelope in time order, then its deviations from its mean, for each window's rhythm search.
+    private let scratch: UnsafeMutableBufferPointer<Float>
+    private var scores = [Float](repeating: 0, count: 8 * BreathingRhythm.rateHz + 1)
+    private var pendingPower: Float = 0
+    private var pendingCount = 0
+
+    init() {
+        scratch = UnsafeMutableBufferPointer<Float>.allocate(capacity: Self.history)
+        scratch.initialize(repeating: 0)
+    }
+
+    deinit { scratch.deallocate() }
+
+    /// Takes one sub-frame's power below 1 kHz.
+    func add(lowBandPower: Float) {
+        pendingPower += lowBandPower
+        pendingCount += 1
+        if pendingCount == AnalysisGrid.subframesPerSecond / Self.rateHz {
+            envelope.append(FeatureExtractor.decibels(power: pendingPower / Float(pendingCount)))
+            pendingPower = 0
+            pendingCount = 0
+        }
+    }
+
+    /// Writes the family's features from the envelope heard so far (0 before 8 s of it): the strongest normalised
+    /// autocorrelation at lags of 2–8 s, and its lag, preferring the shortest nearly as strong (a rhythm of period T
+    /// also correlates at 2T).
+    func measure(into features: inout FeatureVector) {
+        let minimumLag = 2 * Self.rateHz
+        let count = envelope.count
+        guard count >= 8 * Self.rateHz else {
+            features[.breathingPeriodicity] = 0
+            features[.breathingPeriodSeconds] = 0
+            return
+        }
+        let maximumLag = min(8 * Self.rateHz, count - 4 * Self.rateHz)
+        var best: Float = 0
+        var bestLag = 0
+        let values = scratch
+        _ = envelope.copyOrdered(into: values)
+        let (mean, variance) = Self.meanAndVariance(UnsafeBufferPointer(rebasing: values[0..<count]))
+        for index in 0..<count { values[index] -= mean }
+        for lag in minimumLag...maximumLag {
+            let value = Self.normalisedAutocorrelation(centered: UnsafeBufferPointer(rebasing: values[0..<count]), lag: lag,
+                                                       variance: variance)
+            scores[lag - minimumLag] = value
+            if value > best { best = value; bestLag = lag }
+        }
+        for lag in minimumLag..<max(minimumLag, bestLag) where scores[lag - minimumLag] >= 0.9 * best {
+            let value = scores[lag - minimumLag]
+            let previous = lag > minimumLag ? scores[lag - minimumLag - 1] : -1
+            let next = scores[lag - minimumLag + 1]
+            if value >= previous, value >= next { bestLag = lag; break }
+        }
+        features[.breathingPeriodicity] = min(1, best)
+        features[.breathingPeriodSeconds] = bestLag > 0 ? Float(bestLag) / Float(Self.rateHz) : 0
+    }
+
+    /// Mean and sum of squared deviations of `values`.
+    static func meanAndVariance(_ values: UnsafeBufferPointer<Float>) -> (Float, Float) {
+        var mean: Float = 0
+        for value in values { mean += value }
+        mean /= Float(max(1, values.count))
+        var variance: Float = 0
+        for value in values { variance += (value - mean) * (value - mean) }
+        return (mean, variance)
+    }
+
+    /// `(Σ_t d_t d_t+lag / (n - lag)) / (variance / n)` for deviations from the mean `d` (`variance` their sum
+    /// of squares); 0 for a constant sequence. Four partial sums, so that the products need not wait on each other.
+    static func normalisedAutocorrelation(centered values: UnsafeBufferPointer<Float>, lag: Int, variance: Float) -> Float {
+        let count = values.count
+        guard lag < count, variance > 1e-6 * Float(count) else { return 0 }
+        let terms = count - lag
+        var s0: Float = 0, s1: Float = 0, s2: Float = 0, s3: Float = 0
+        var index = 0
+        while index + 4 <= terms {
+            s0 += values[index] * values[index + lag]
+            s1 += values[index + 1] * values[index + 1 + lag]
+            s2 += values[index + 2] * values[index + 2 + lag]
+            s3 += values[index + 3] * values[index + 3 + lag]
+            index += 4
+        }
+        while index < terms {
+            s0 += values[index] * values[index + lag]
+            index += 1
+        }
+        return (((s0 + s1) + (s2 + s3)) / Float(terms)) / (variance / Float(count))
+    }
+}
+
+/// The causal pause family: `preceding_quiet_s`, the quiet before the current loud stretch (windows 10 dB or more over
+/// the background), reported for the first 3 s of the stretch: a gasp follows a silent pause.
+struct PauseTracker {
+    static let quietCapSeconds: Float = 60
+    static let loudSnrDb: Float = 10
+    /// How long into a loud stretch the pause before it is still reported.
+    static let memorySeconds: Float = 3
+
+    private var quietRunSeconds: Float = 0
+    private var loudRunSeconds: Float = 0
+    private var quietBeforeLoudSeconds: Float = 0
+
+    /// Takes the next window's `snr_db` (half a second after the previous one); returns its `preceding_quiet_s`.
+    mutating func precedingQuiet(snrDb: Float) -> Float {
+        let hop = Float(AnalysisGrid.hopSeconds)
+        guard snrDb >= Self.loudSnrDb else {
+            quietRunSeconds = min(Self.quietCapSeconds, quietRunSeconds + hop)
+            loudRunSeconds = 0
+            return 0
+        }
+        if loudRunSeconds == 0 { quietBeforeLoudSeconds = quietRunSeconds }
+        loudRunSeconds += hop
+        quietRunSeconds = 0
+        return loudRunSeconds <= Self.memorySeconds ? quietBeforeLoudSeconds : 0
+    }
+}

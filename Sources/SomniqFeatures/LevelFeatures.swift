@@ -1,0 +1,117 @@
+import Foundation
+
+/// The level and time-course family: `rms_dbfs`, `peak_dbfs`, `crest_db`, `noise_floor_dbfs`, `snr_db`,
+/// `level_range_db`, `onset_strength_db`, `active_fraction`, `syllabic_modulation` and `zero_crossing_rate`, read from
+/// the window's two blocks (their sums, peaks, crossings and 10 ms levels), and the room's running background, which
+/// it carries from window to window.
+struct LevelFeatures {
+    /// The window's 10 ms levels in time order, and a copy the percentile selection reorders.
+    private var levels = [Float](repeating: 0, count: 2 * AnalysisGrid.microBlocksPerBlock)
+    private var sortedLevels = [Float](repeating: 0, count: 2 * AnalysisGrid.microBlocksPerBlock)
+    private var noiseFloor = NoiseFloorTracker()
+
+    /// Writes the family's features for the window of blocks `a` and `b` (`nil`: the file's last, one-block window),
+    /// then takes the window's quiet moments as the background's next candidate.
+    mutating func measure(_ a: BlockSummary, _ b: BlockSummary?, into features: inout FeatureVector) {
+        let sampleCount = a.sampleCount + (b?.sampleCount ?? 0)
+        let sumSquares = a.sumSquares + (b?.sumSquares ?? 0)
+        let rms = FeatureExtractor.decibels(power: Float(sumSquares / Double(sampleCount)))
+        let peakDbfs = FeatureExtractor.decibels(amplitude: max(a.peak, b?.peak ?? 0))
+
+        var levelCount = 0
+        for index in 0..<a.microCount { levels[levelCount] = a.microLevels[index]; levelCount += 1 }
+        if let b { for index in 0..<b.microCount { levels[levelCount] = b.microLevels[index]; levelCount += 1 } }
+        for index in 0..<levelCount { sortedLevels[index] = levels[index] }
+        let low = Int(Float(levelCount - 1) * 0.1), high = Int(Float(levelCount - 1) * 0.9)
+        let (p10, p90) = sortedLevels.withUnsafeMutableBufferPointer { values in
+            Self.select(high, in: values, from: 0, to: levelCount)
+            Self.select(low, in: values, from: 0, to: high)  // everything before `high` is now at most its value
+            return (values[low], values[high])
+        }
+
+        let floorBefore = noiseFloor.floorDbfs ?? p10
+        features[.rmsDbfs] = rms
+        features[.peakDbfs] = peakDbfs
+        features[.crestDb] = max(0, peakDbfs - rms)
+        features[.noiseFloorDbfs] = floorBefore
+        features[.snrDb] = rms - floorBefore
+        features[.levelRangeDb] = p90 - p10
+        features[.onsetStrengthDb] = onsetStrength(count: levelCount)
+        var active = 0
+        for index in 0..<levelCount where levels[index] > floorBefore + 10 { active += 1 }
+        features[.activeFraction] = Float(active) / Float(levelCount)
+        features[.syllabicModulation] = syllabicModulation(count: levelCount)
+        features[.zeroCrossingRate] = Float(a.zeroCrossings + (b?.zeroCrossings ?? 0)) / Float(sampleCount)
+        noiseFloor.update(candidateDbfs: p10)
+    }
+
+    /// Moves the `k`-th smallest of `values[start..<end]` to position `k`, smaller values before it and larger
+    /// after (Hoare's selection with a median-of-three pivot): the percentiles a full sort would give, in
+    /// linear time and without the sort's scratch allocation.
+    static func select(_ k: Int, in values: UnsafeMutableBufferPointer<Float>, from start: Int, to end: Int) {
+        var lower = start, upper = end - 1
+        while lower < upper {
+            let middle = lower + (upper - lower) / 2
+            if values[middle] < values[lower] { values.swapAt(middle, lower) }
+            if values[upper] < values[lower] { values.swapAt(upper, lower) }
+            if values[upper] < values[middle] { values.swapAt(upper, middle) }
+            let pivot = values[middle]
+            var i = lower, j = upper
+            while i <= j {
+                while values[i] < pivot { i += 1 }
+                while pivot < values[j] { j -= 1 }
+                if i <= j {
+                    values.swapAt(i, j)
+                    i += 1
+                    j -= 1
+                }
+            }
+            if k <= j { upper = j } else if k >= i { lower = i } else { return }
+        }
+    }
+
+    /// Largest rise of a 10 ms level over the mean of the three before it, dB.
+    private func onsetStrength(count: Int) -> Float {
+        var strongest: Float = 0
+        guard count > 3 else { return 0 }
+        for index in 3..<count {
+            let before = (levels[index - 1] + levels[index - 2] + levels[index - 3]) / 3
+            strongest = max(strongest, levels[index] - before)
+        }
+        return strongest
+    }
+
+    /// Share of the envelope's modulation power (1–15 Hz) that lies at syllable rates (3–8 Hz).
+    private func syllabicModulation(count: Int) -> Float {
+        guard count >= AnalysisGrid.microBlocksPerBlock else { return 0 }
+        var mean: Float = 0
+        for index in 0..<count { mean += levels[index] }
+        mean /= Float(count)
+        var syllabic: Float = 0, total: Float = 0
+        for frequency in 1...15 {
+            var re: Float = 0, im: Float = 0
+            let cosines = Self.modulationCosines[frequency - 1], sines = Self.modulationSines[frequency - 1]
+            for index in 0..<count {
+                let value = levels[index] - mean
+                re += value * cosines[index]
+                im -= value * sines[index]
+            }
+            let power = re * re + im * im
+            total += power
+            if (3...8).contains(frequency) { syllabic += power }
+        }
+        return total > 1e-6 ? syllabic / total : 0
+    }
+
+    /// `cos` and `sin` of 2π f m / 100 for f = 1...15 Hz and the 100 micro-blocks of a window, computed once.
+    private static let modulationCosines: [[Float]] = (1...15).map { frequency in
+        (0..<(2 * AnalysisGrid.microBlocksPerBlock)).map {
+            Float(cos(2 * Double.pi * Double(frequency) * Double($0) / Double(AnalysisGrid.microBlocksPerSecond)))
+        }
+    }
+    private static let modulationSines: [[Float]] = (1...15).map { frequency in
+        (0..<(2 * AnalysisGrid.microBlocksPerBlock)).map {
+            Float(sin(2 * Double.pi * Double(frequency) * Double($0) / Double(AnalysisGrid.microBlocksPerSecond)))
+        }
+    }
+}
