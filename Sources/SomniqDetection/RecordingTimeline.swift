@@ -106,7 +106,7 @@ public struct RecordingTimeline: Sendable {
                     }
                 }
             }
-            result.append((classIndex, unheard))
+            if unheard.contains(true) { result.append((classIndex, unheard)) }
         }
         return result
     }

@@ -15,9 +15,9 @@ import Testing
     /// 120 s of a quiet room (−60 dBFS) with: a bout of one-second snores every 4 s from 10 s to 50 s, whose snore at
     /// 30 s the classifier scored as a cough (cough 0.95, snoring 0.3); a real cough of 0.3 s at 80 s, alone; one
     /// snore-like second at 100 s, alone.
-    var recording: ScriptedRecording {
+    var recording: HandScoredRecording {
         let snores = stride(from: 10.0, through: 50.0, by: 4.0).map { ($0, $0 + 1) }
-        var recording = ScriptedRecording(seconds: 120, classCount: classes, loud: snores + [(80.0, 80.3), (100.0, 101.0)])
+        var recording = HandScoredRecording(seconds: 120, classCount: classes, loud: snores + [(80.0, 80.3), (100.0, 101.0)])
         for snore in snores { recording.score(snore, snoring, snore.0 == 30 ? 0.3 : 0.9) }
         recording.score((30, 31), cough, 0.95)
         recording.score((80, 80.3), cough, 0.95)

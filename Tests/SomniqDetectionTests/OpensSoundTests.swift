@@ -15,8 +15,8 @@ import Testing
     /// 120 s of a quiet room (−60 dBFS), no gasp but where said, with: a cough fit from 20 to 22.5 s whose last second
     /// the classifier also scored as a gasp (0.9); a sob from 40 to 44 s, scored as a gasp (0.9) from 42 s; and a gasp
     /// alone, 60.0–60.6 s.
-    var recording: ScriptedRecording {
-        var recording = ScriptedRecording(seconds: 120, classCount: classes, loud: [(20.0, 22.5), (40.0, 44.0), (60.0, 60.6)])
+    var recording: HandScoredRecording {
+        var recording = HandScoredRecording(seconds: 120, classCount: classes, loud: [(20.0, 22.5), (40.0, 44.0), (60.0, 60.6)])
         for window in 0..<recording.windows { recording.confidences[window * classes + gasp] = 0 }
         recording.score((20, 22.5), cough, 0.95)
         recording.score((21.5, 22.5), gasp, 0.9)

@@ -4,7 +4,7 @@ import SomniqModel
 
 /// A recording scripted for the timeline tests, as the whole-recording steps see one: `seconds` of a quiet room
 /// (−60 dBFS) with loud stretches at −20 dBFS, and per-window confidences set by hand for a model's classes.
-struct ScriptedRecording {
+struct HandScoredRecording {
     let seconds: Double
     let classCount: Int
     let windows: Int
