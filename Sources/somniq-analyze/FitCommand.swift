@@ -176,10 +176,13 @@ struct FitCommand: ParsableCommand {
         if !backstop.isEmpty { options.backstops = Set(backstop) }
         let fitter = ModelFitter(options: options)
         var scoresText = ""
-        var sections: [(title: String, evaluation: ClipEvaluation, invariance: [(String, Double)])] = []
-        func evaluate(_ predictions: [Int: CrossValidation.Prediction]) -> (ClipEvaluation, [(String, Double)]) {
+        /// A clip whose prediction a perturbation changed (which clips, and into what, is what a share cannot say).
+        struct ProbeChange: Encodable { var path: String, label: String, predicted: String, probe: String, probePredicted: String }
+        var sections: [(title: String, evaluation: ClipEvaluation, invariance: [(String, Double)], changes: [ProbeChange])] = []
+        func evaluate(_ predictions: [Int: CrossValidation.Prediction]) -> (ClipEvaluation, [(String, Double)], [ProbeChange]) {
             var evaluation = ClipEvaluation(map: labelMap)
             var unchanged = [Int](repeating: 0, count: FitDataBuilder.invarianceProbes.count)
+            var changes: [ProbeChange] = []
             var probed = 0
             for index in predictions.keys.sorted() {
                 let clip = dataset.clips[index], prediction = predictions[index]!
@@ -196,31 +199,39 @@ struct FitCommand: ParsableCommand {
                 evaluation.add(path: clip.path, label: clip.label, predicted: prediction.label, confidence: prediction.confidence)
                 guard !prediction.probeLabels.isEmpty else { continue }
                 probed += 1
-                for (probe, label) in prediction.probeLabels.enumerated() where label == prediction.label { unchanged[probe] += 1 }
+                for (probe, label) in prediction.probeLabels.enumerated() {
+                    if label == prediction.label {
+                        unchanged[probe] += 1
+                    } else {
+                        changes.append(ProbeChange(path: clip.path, label: clip.label, predicted: prediction.label,
+                                                   probe: FitDataBuilder.invarianceProbes[probe].0, probePredicted: label))
+                    }
+                }
             }
             let shares = probed == 0 ? [] : zip(FitDataBuilder.invarianceProbes, unchanged).map { ($0.0.0, Double($0.1) / Double(probed)) }
-            return (evaluation, shares)
+            return (evaluation, shares, changes)
         }
         if let folds = crossValidate {
-            let (evaluation, shares) = evaluate(CrossValidation.run(dataset, folds: folds, fitter: fitter, base: baseBundle.classifier))
+            let (evaluation, shares, changes) = evaluate(CrossValidation.run(dataset, folds: folds, fitter: fitter, base: baseBundle.classifier))
             sections.append((labels == nil ? "\(folds)-fold cross-validation (clips of one source recording in one fold)"
-                                : "\(folds)-fold cross-validation (each recording in one fold, scored window by window)", evaluation, shares))
+                                : "\(folds)-fold cross-validation (each recording in one fold, scored window by window)", evaluation, shares, changes))
         }
         if leaveOneSourceOut {
-            let (evaluation, shares) = evaluate(CrossValidation.leaveOneSourceOut(dataset, fitter: fitter, base: baseBundle.classifier))
-            sections.append(("leave one source out (each source scored by a model fitted on the others)", evaluation, shares))
+            let (evaluation, shares, changes) = evaluate(CrossValidation.leaveOneSourceOut(dataset, fitter: fitter, base: baseBundle.classifier))
+            sections.append(("leave one source out (each source scored by a model fitted on the others)", evaluation, shares, changes))
         }
         if !sections.isEmpty {
             if format == .json {
                 var parts: [String] = []
-                for (title, evaluation, shares) in sections {
+                for (title, evaluation, shares, changes) in sections {
                     let key = title.hasPrefix("leave") ? "leaveOneSourceOut" : "kFold"
                     let invarianceJSON = "{" + shares.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"
-                    parts.append("\"\(key)\": \(try EvaluationReport.clipsJSON(evaluation)),\n\"\(key)Invariance\": \(invarianceJSON)")
+                    parts.append("\"\(key)\": \(try EvaluationReport.clipsJSON(evaluation)),\n\"\(key)Invariance\": \(invarianceJSON),\n"
+                                 + "\"\(key)InvarianceChanges\": \(try JSONOutput.encode(changes))")
                 }
                 scoresText = "{\n" + parts.joined(separator: ",\n") + "\n}\n"
             } else {
-                for (title, evaluation, shares) in sections {
+                for (title, evaluation, shares, _) in sections {
                     scoresText += title + "\n" + EvaluationReport.clipsTable(evaluation)
                     if !shares.isEmpty {
                         scoresText += "clips whose prediction is unchanged:\n"

@@ -5,7 +5,7 @@ import Testing
 /// Distinct synthetic nights (8 kHz, four minutes, different seeds), made once and shared by the tests.
 enum Nights {
     static let folder: String = {
-        let path = NSTemporaryDirectory() + "somniq-nights-\(ProcessInfo.processInfo.processIdentifier)"
+        let path = ProcessFixtures.removedAtExit(NSTemporaryDirectory() + "somniq-nights-\(ProcessInfo.processInfo.processIdentifier)")
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         for seed in 1...6 {
             let file = path + "/night-\(seed).wav"

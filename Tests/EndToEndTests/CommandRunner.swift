@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Runs the built `somniq-analyze` (or `somniq-synth`) binary and captures what it printed.
 struct CommandResult {
@@ -102,4 +103,24 @@ final class Scratch {
     init() { try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
     deinit { try? FileManager.default.removeItem(atPath: path) }
     func file(_ name: String) -> String { path + "/" + name }
+}
+
+/// Fixtures made once per test process and shared by its tests (a folder of nights, an analysed database) live in the
+/// temporary folder under the process's id; they are removed when the process exits, so that runs do not pile up.
+enum ProcessFixtures {
+    private static let paths = Mutex<[String]>([])
+    private static let cleanup: Void = { atexit { ProcessFixtures.removeAll() } }()
+
+    /// `path`, to be removed (with a database's `-wal` and `-shm` files) when the test process exits.
+    static func removedAtExit(_ path: String) -> String {
+        _ = cleanup
+        paths.withLock { $0.append(path) }
+        return path
+    }
+
+    private static func removeAll() {
+        for path in paths.withLock({ $0 }) {
+            for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        }
+    }
 }

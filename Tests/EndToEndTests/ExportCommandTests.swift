@@ -7,7 +7,7 @@ import Testing
 /// A database holding the sample night under every profile, made once for the export tests.
 enum AnalysedNight {
     static let database: String = {
-        let path = NSTemporaryDirectory() + "somniq-export-\(ProcessInfo.processInfo.processIdentifier).sqlite"
+        let path = ProcessFixtures.removedAtExit(NSTemporaryDirectory() + "somniq-export-\(ProcessInfo.processInfo.processIdentifier).sqlite")
         if !FileManager.default.fileExists(atPath: path) {
             _ = try? CommandRunner.run(["analyze", sampleNight, "--db", path, "--profile", "all", "--quiet"])
         }

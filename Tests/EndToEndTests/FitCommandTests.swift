@@ -82,6 +82,40 @@ import Testing
         }
     }
 
+    /// `--invariance` reports, per perturbation, the share of clips whose prediction survives it, and names every clip
+    /// it changed and into what: the two agree, clip for clip. The clips are snores and coughs with snores labelled as
+    /// coughs among them, so that predictions hang on details and some perturbations change some.
+    @Test func invarianceNamesTheClipsEachPerturbationChanged() throws {
+        let scratch = Scratch()
+        for (label, kind, seeds) in [("snoring", "snore", 1...6), ("cough", "cough", 1...3), ("cough", "snore", 7...9)] {
+            try FileManager.default.createDirectory(atPath: scratch.file("clips/\(label)"), withIntermediateDirectories: true)
+            for seed in seeds {
+                #expect(try CommandRunner.run(["signal", kind, "--seconds", "3", "--level=-\(18 + seed)", "--seed", String(seed),
+                                               "--output", scratch.file("clips/\(label)/\(kind)-\(seed).wav")],
+                                              product: "somniq-synth").status == 0)
+            }
+        }
+        let result = try CommandRunner.run(["fit", "--clips", scratch.file("clips"), "--cross-validate", "2", "--min-examples", "3",
+                                            "--rounds", "10", "--augment", "0", "--invariance", "--format", "json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
+        let shares = try #require(report["kFoldInvariance"] as? [String: Double])
+        let changes = try #require(report["kFoldInvarianceChanges"] as? [[String: String]])
+        let predictions = (report["kFold"] as? [String: Any])?["predictions"] as? [[String: Any]] ?? []
+        #expect(predictions.count == 12)
+        #expect(Set(shares.keys) == ["8 kHz", "16 kHz", "44.1 kHz", "48 kHz", "-10 dB", "+10 dB", "room at 10 dB SNR"])
+        #expect(!changes.isEmpty, "no perturbation changed any prediction: \(shares)")
+        let predicted = Dictionary(uniqueKeysWithValues: predictions.map { ($0["path"] as! String, $0["predicted"] as! String) })
+        for (probe, share) in shares {
+            let changed = changes.filter { $0["probe"] == probe }
+            #expect(changed.count == Int((Double(predictions.count) * (1 - share)).rounded()), "\(probe): \(share), \(changed.count) changed")
+            for change in changed {
+                #expect(predicted[change["path"] ?? ""] == change["predicted"], "\(change)")
+                #expect(change["probePredicted"] != change["predicted"], "\(change)")
+            }
+        }
+    }
+
     /// Two event-labelled nights, cross-validated: scored window by window against their labels (never file names as
     /// classes); and labels too few for any class: nothing is written, the tool says what was not fitted and why.
     @Test func eventLabelledNightsCrossValidateByWindowAndTooFewLabelsFail() throws {

@@ -6,7 +6,7 @@ import Testing
 /// analysed under every profile with known start times.
 private enum ReportedNights {
     static let database: String = {
-        let path = NSTemporaryDirectory() + "somniq-report-\(ProcessInfo.processInfo.processIdentifier).sqlite"
+        let path = ProcessFixtures.removedAtExit(NSTemporaryDirectory() + "somniq-report-\(ProcessInfo.processInfo.processIdentifier).sqlite")
         if !FileManager.default.fileExists(atPath: path) {
             _ = try? CommandRunner.run(["analyze", CommandRunner.root + "/fixtures/nights/apnea-night_8k.caf", "--db", path,
                                         "--profile", "all", "--quiet", "--start", "2026-11-21T23:10:00Z"])

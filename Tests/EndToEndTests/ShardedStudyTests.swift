@@ -20,7 +20,7 @@ private enum FixtureStudy {
     /// The manifest (absolute paths, one a line) and the unsharded study's database, made once in a folder of this
     /// test process.
     static let folder: String = {
-        let path = NSTemporaryDirectory() + "somniq-study-\(ProcessInfo.processInfo.processIdentifier)"
+        let path = ProcessFixtures.removedAtExit(NSTemporaryDirectory() + "somniq-study-\(ProcessInfo.processInfo.processIdentifier)")
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }()

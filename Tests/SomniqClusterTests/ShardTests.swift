@@ -71,9 +71,13 @@ import Testing
     }
 }
 
-@Suite struct ManifestTests {
+@Suite final class ManifestTests {
+    /// A folder of this test's own, removed when the test is done.
+    let folder = NSTemporaryDirectory() + "somniq-manifest-\(UUID().uuidString)"
+    deinit { try? FileManager.default.removeItem(atPath: folder) }
+
+    /// `text` as the folder's manifest (each call replaces the last).
     func write(_ text: String) throws -> String {
-        let folder = NSTemporaryDirectory() + "somniq-manifest-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let path = folder + "/study.txt"
         try text.write(toFile: path, atomically: true, encoding: .utf8)
