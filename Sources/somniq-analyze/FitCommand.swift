@@ -181,7 +181,6 @@ struct FitCommand: ParsableCommand {
         var sections: [(title: String, evaluation: ClipEvaluation, invariance: [(String, Double)], changes: [ProbeChange])] = []
         func evaluate(_ predictions: [Int: CrossValidation.Prediction]) -> (ClipEvaluation, [(String, Double)], [ProbeChange]) {
             var evaluation = ClipEvaluation(map: labelMap)
-            var unchanged = [Int](repeating: 0, count: FitDataBuilder.invarianceProbes.count)
             var changes: [ProbeChange] = []
             var probed = 0
             for index in predictions.keys.sorted() {
@@ -199,16 +198,14 @@ struct FitCommand: ParsableCommand {
                 evaluation.add(path: clip.path, label: clip.label, predicted: prediction.label, confidence: prediction.confidence)
                 guard !prediction.probeLabels.isEmpty else { continue }
                 probed += 1
-                for (probe, label) in prediction.probeLabels.enumerated() {
-                    if label == prediction.label {
-                        unchanged[probe] += 1
-                    } else {
-                        changes.append(ProbeChange(path: clip.path, label: clip.label, predicted: prediction.label,
-                                                   probe: FitDataBuilder.invarianceProbes[probe].0, probePredicted: label))
-                    }
+                for (probe, label) in prediction.probeLabels.enumerated() where label != prediction.label {
+                    changes.append(ProbeChange(path: clip.path, label: clip.label, predicted: prediction.label,
+                                               probe: FitDataBuilder.invarianceProbes[probe].0, probePredicted: label))
                 }
             }
-            let shares = probed == 0 ? [] : zip(FitDataBuilder.invarianceProbes, unchanged).map { ($0.0.0, Double($0.1) / Double(probed)) }
+            let shares = probed == 0 ? [] : FitDataBuilder.invarianceProbes.map { name, _ in
+                (name, Double(probed - changes.count { $0.probe == name }) / Double(probed))
+            }
             return (evaluation, shares, changes)
         }
         if let folds = crossValidate {
