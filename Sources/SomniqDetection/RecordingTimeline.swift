@@ -1,7 +1,7 @@
 import SomniqFeatures
 import SomniqModel
 
-/// What a recording's level envelope says about time: the background, every recurring event (snores, coughs) and
+/// What a recording's level envelope says about time: the background, every recurring event (snores, coughs, sobs) and
 /// bout of the classes that have a rhythm, and the refined start and end of episodes. Built once per recording,
 /// shared by every profile.
 public struct RecordingTimeline: Sendable {

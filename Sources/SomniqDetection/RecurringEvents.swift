@@ -40,7 +40,13 @@ public enum RecurringEventFinder {
     public static func find(classIndex: Int, rhythm: EventRhythm, confidences: [Float], classCount: Int, windowCount: Int,
                             timing: SoundTiming, claimed: [Int] = []) -> (events: [RecurringEvent], bouts: [Bout]) {
         let threshold = Float(rhythm.confidence)
-        func confidence(_ window: Int) -> Float { confidences[window * classCount + classIndex] }
+        // The class's confidence in a window; with `onTop`, 0 where another class is higher.
+        func confidence(_ window: Int) -> Float {
+            let own = confidences[window * classCount + classIndex]
+            guard rhythm.onTop else { return own }
+            for other in 0..<classCount where other != classIndex && confidences[window * classCount + other] > own { return 0 }
+            return own
+        }
         // A claimed class's confidence where it is the class on top (its own aside): a sound that sounds more like a
         // class the rhythm does not claim (a gasp before snoring resumes) is never taken into a bout.
         func claimedConfidence(_ window: Int) -> Float {

@@ -4,6 +4,9 @@
 public struct EventRhythm: Codable, Equatable, Sendable {
     /// A window at or above this confidence for the class is evidence that a sound in it is one of its events.
     public var confidence: Double
+    /// Only where the class is also on top of every other class: for a class whose confidence runs high beside others
+    /// (crying beside snores and breaths at 8 kHz), a sound heard more as something else is not one of its events.
+    public var onTop: Bool
     /// Events shorter than this are not counted (clicks, a breath's edge), seconds.
     public var minEventSec: Double
     /// Dips shorter than this inside a sound do not split it, seconds.
@@ -24,8 +27,10 @@ public struct EventRhythm: Codable, Equatable, Sendable {
     public var claims: [String]
 
     public init(confidence: Double, minEventSec: Double = 0.15, bridgeSec: Double = 0.12, boutGapSec: Double,
-                boutMinEvents: Int = 3, minIntervalSec: Double = 0, boutOnly: Bool = false, claims: [String] = []) {
+                boutMinEvents: Int = 3, minIntervalSec: Double = 0, boutOnly: Bool = false, claims: [String] = [],
+                onTop: Bool = false) {
         self.confidence = confidence
+        self.onTop = onTop
         self.minEventSec = minEventSec
         self.bridgeSec = bridgeSec
         self.boutGapSec = boutGapSec
@@ -36,12 +41,13 @@ public struct EventRhythm: Codable, Equatable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case confidence, minEventSec, bridgeSec, boutGapSec, boutMinEvents, minIntervalSec, boutOnly, claims
+        case confidence, onTop, minEventSec, bridgeSec, boutGapSec, boutMinEvents, minIntervalSec, boutOnly, claims
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(confidence, forKey: .confidence)
+        if onTop { try container.encode(onTop, forKey: .onTop) }
         try container.encode(minEventSec, forKey: .minEventSec)
         try container.encode(bridgeSec, forKey: .bridgeSec)
         try container.encode(boutGapSec, forKey: .boutGapSec)
@@ -55,6 +61,7 @@ public struct EventRhythm: Codable, Equatable, Sendable {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         confidence = try container.decode(Double.self, forKey: .confidence)
+        onTop = try container.decodeIfPresent(Bool.self, forKey: .onTop) ?? false
         minEventSec = try container.decodeIfPresent(Double.self, forKey: .minEventSec) ?? 0.15
         bridgeSec = try container.decodeIfPresent(Double.self, forKey: .bridgeSec) ?? 0.12
         boutGapSec = try container.decode(Double.self, forKey: .boutGapSec)

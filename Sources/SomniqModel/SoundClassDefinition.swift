@@ -43,7 +43,7 @@ public struct SoundClassDefinition: Codable, Equatable, Sendable {
     /// the class's confidence is the larger of the two, so the fitted score, learnt from a few dozen clips, never
     /// hears less than the rule would.
     public var backstop: Backstop?
-    /// Where the sound comes as separate, recurring events (snores, coughs): how to find them and group them in bouts.
+    /// Where the sound comes as separate, recurring events (snores, coughs, sobs): how to find them and group them in bouts.
     public var events: EventRhythm?
     /// The sound is one that opens a loud stretch after quiet (a gasp ending a pause in breathing): it is heard only
     /// where no other class held the stretch before it. A gasp-like breath a second into a sob, a cough fit or a

@@ -87,7 +87,7 @@ public struct NightReport: Sendable {
     /// The night's level over its background, dB, summarised to `envelope.count` equal slices of the night (the
     /// loudest window of each): the page's pixel width, not a point per window.
     public var envelope: [Float]
-    /// The classes heard (an episode or an event of theirs), most urgent tier first: the timeline's lanes.
+    /// The classes with an episode, most urgent tier first, and snoring where snores were heard: the timeline's lanes.
     public var lanes: [String]
     public var episodes: [Episode]
     public var alerts: [Alert]

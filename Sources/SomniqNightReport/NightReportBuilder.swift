@@ -63,13 +63,14 @@ public struct NightReportBuilder {
             NightReport.Bout(classID: $0.classID, onsetSeconds: $0.onsetSeconds, offsetSeconds: $0.offsetSeconds, eventCount: $0.eventCount)
         }
 
-        // The lanes: every class heard, the most urgent tier it reached first.
+        // The lanes: every class with an episode, the most urgent tier it reached first, and snoring where snores were
+        // heard (the one class whose events the timeline draws); a class's events alone would be an empty lane.
         var rank: [String: Int] = [:]
         for episode in episodes {
             let tierRank = NightReport.tiers.firstIndex(of: episode.tier) ?? NightReport.tiers.count
             rank[episode.classID] = min(rank[episode.classID] ?? .max, tierRank)
         }
-        for event in events where rank[event.classID] == nil { rank[event.classID] = NightReport.tiers.count }
+        if !snores.isEmpty, rank["snoring"] == nil { rank["snoring"] = NightReport.tiers.count }
         let lanes = rank.keys.sorted { (rank[$0]!, $0) < (rank[$1]!, $1) }
 
         var warnings: [String] = []

@@ -434,7 +434,7 @@ public final class AnalysisStore: Sendable {
         }
     }
 
-    /// The recording's recurring events (snores, coughs), by class then time.
+    /// The recording's recurring events (snores, coughs, sobs), by class then time.
     public func soundEvents(recordingID: Int64) throws(StoreError) -> [SoundEventRecord] {
         try read { db in
             try SoundEventRecord.fetchAll(db, sql: "SELECT * FROM sound_events WHERE recording_id = ? ORDER BY class_id, event_index",

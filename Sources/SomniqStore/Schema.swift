@@ -129,7 +129,7 @@ enum Schema {
                 table.column("levels", .blob).notNull()
                 table.primaryKey(["recording_id", "chunk"])
             }
-            // Separate, recurring sounds of the classes that come that way (snores, coughs), and their bouts.
+            // Separate, recurring sounds of the classes that come that way (snores, coughs, sobs), and their bouts.
             try db.create(table: "sound_events") { table in
                 table.column("recording_id", .integer).notNull().references("recordings", onDelete: .cascade)
                 table.column("class_id", .text).notNull()

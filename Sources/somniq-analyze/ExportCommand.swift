@@ -10,7 +10,7 @@ extension Exporter.What: ExpressibleByArgument {}
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export stored windows, detections, alerts, episodes or events (snores, coughs) as JSON, CSV, Audacity labels, a Raven selection table or DCASE.",
+        abstract: "Export stored windows, detections, alerts, episodes or events (snores, coughs, sobs) as JSON, CSV, Audacity labels, a Raven selection table or DCASE.",
         discussion: """
             json: one documented schema (fixtures/schema/export-v1.schema.json, schemaVersion 1). csv: RFC 4180 with a \
             header row, ISO 8601 UTC times and offsets in seconds. audacity: a label track (start, end, label), importable \

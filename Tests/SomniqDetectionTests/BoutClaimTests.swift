@@ -27,10 +27,10 @@ import Testing
 
     /// The same model without the two settings.
     var plainBundle: ModelBundle {
-        var model = defaultBundle.classifier
-        model.classes[snoring].events?.boutOnly = false
-        model.classes[snoring].events?.claims = []
-        return ModelBundle(classifier: model, profiles: defaultBundle.profiles, location: defaultBundle.location)
+        alteredDefaultBundle { model in
+            model.classes[snoring].events?.boutOnly = false
+            model.classes[snoring].events?.claims = []
+        }
     }
 
     @Test func theModelAsksForBothSettings() {

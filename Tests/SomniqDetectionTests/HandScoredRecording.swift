@@ -46,6 +46,13 @@ struct HandScoredRecording {
     }
 }
 
+/// models/default with `change` made to its classifier: the control that shows a setting's check can fail.
+func alteredDefaultBundle(_ change: (inout ClassifierModel) -> Void) -> ModelBundle {
+    var model = defaultBundle.classifier
+    change(&model)
+    return ModelBundle(classifier: model, profiles: defaultBundle.profiles, location: defaultBundle.location)
+}
+
 extension ProfileResult {
     /// The episodes of class `classIndex` that share time with `range`.
     func episodes(of classIndex: Int, in range: ClosedRange<Double>) -> [Episode] {

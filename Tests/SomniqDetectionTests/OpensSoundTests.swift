@@ -28,9 +28,7 @@ import Testing
 
     /// The same model without the setting.
     var plainBundle: ModelBundle {
-        var model = defaultBundle.classifier
-        model.classes[gasp].opensSound = false
-        return ModelBundle(classifier: model, profiles: defaultBundle.profiles, location: defaultBundle.location)
+        alteredDefaultBundle { model in model.classes[gasp].opensSound = false }
     }
 
     @Test func theModelAsksForIt() {

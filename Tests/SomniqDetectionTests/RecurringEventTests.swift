@@ -41,6 +41,27 @@ import Testing
         #expect(events.map(\.bout) == [0, 0, 0, 0, nil, nil, 1, 1, 1])
     }
 
+    /// With `onTop`, a sound is one of the class's events only where the class is on top: four sounds scored 0.6 for
+    /// class 0, two of them with class 1 at 0.9 beside it, are two events; without it, four.
+    @Test func onTopAsksTheClassToBeHeardAboveTheOthers() {
+        let sounds = [10.0, 20.0, 30.0, 40.0]
+        let timing = SoundTiming(envelope: envelope(seconds: 60, loud: sounds.map { ($0, $0 + 1) }))
+        let windows = 119
+        var confidences = [Float](repeating: 0.02, count: windows * 2)
+        for sound in sounds {
+            for window in AnalysisGrid.windowIndex(atSeconds: sound - 0.5)...AnalysisGrid.windowIndex(atSeconds: sound + 0.5) {
+                confidences[window * 2] = 0.6
+                if sound == 20 || sound == 40 { confidences[window * 2 + 1] = 0.9 }
+            }
+        }
+        for (onTop, expected) in [(true, [10.0, 30.0]), (false, sounds)] {
+            let rhythm = EventRhythm(confidence: 0.5, boutGapSec: 5, boutMinEvents: 2, onTop: onTop)
+            let found = RecurringEventFinder.find(classIndex: 0, rhythm: rhythm, confidences: confidences, classCount: 2,
+                                                  windowCount: windows, timing: timing)
+            #expect(found.events.map(\.onsetSeconds) == expected, "onTop \(onTop)")
+        }
+    }
+
     /// A snore whose level dips for a moment (0.2 s, longer than the bridge) is one snore, not two: sounds whose onsets
     /// lie closer than `minIntervalSec` are one event. Snores a breath apart stay apart; without the limit the dip
     /// splits every snore in two.

@@ -189,8 +189,8 @@ private func night(duration: Double = 600, snores: [NightReport.Event]? = nil, e
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
     /// The apnea fixture analysed under `profiles`, stored in memory.
-    func stored(profiles names: [String]) throws -> (AnalysisStore, ModelBundle, RecordingData, [ProfileResult]) {
-        let bundle = try ModelBundle.load(path: Self.root + "/models/rules")
+    func stored(profiles names: [String], model: String = "rules") throws -> (AnalysisStore, ModelBundle, RecordingData, [ProfileResult]) {
+        let bundle = try ModelBundle.load(path: Self.root + "/models/" + model)
         let analyzer = RecordingAnalyzer(bundle: bundle)
         let data = try analyzer.analyze(path: Self.root + "/fixtures/nights/apnea-night_8k.caf")
         let all = analyzer.runProfiles(bundle.profiles.profiles, on: data)
@@ -215,6 +215,17 @@ private func night(duration: Double = 600, snores: [NightReport.Event]? = nil, e
         let computed = try NightReportBuilder(store: single, bundle: bundle).report(recordingID: 1, profile: "balanced")
         #expect(computed.profiles.map(\.alerts) == compare.map(\.alerts))
         #expect(computed.profiles.map(\.episodes) == compare.map(\.episodes))
+    }
+
+    /// A lane for each class with an episode, and one for the snores: under models/default the apnea night also holds
+    /// events of a class that reaches no episode (sobs in its breathing stretch), which draw nothing and get no lane.
+    @Test func noLaneIsEmpty() throws {
+        let (store, bundle, _, _) = try stored(profiles: ["balanced"], model: "default")
+        let report = try NightReportBuilder(store: store, bundle: bundle).report(recordingID: 1, profile: "balanced")
+        let episodeClasses = Set(report.episodes.map(\.classID))
+        #expect(try store.soundEvents(recordingID: 1).contains { !episodeClasses.contains($0.classID) && $0.classID != "snoring" },
+                "the night holds events of a class without an episode")
+        #expect(Set(report.lanes) == episodeClasses.union(report.snores.isEmpty ? [] : ["snoring"]), "\(report.lanes)")
     }
 
     @Test func aProfileNotStoredIsNamed() throws {
