@@ -40,23 +40,26 @@ public enum RecurringEventFinder {
     public static func find(classIndex: Int, rhythm: EventRhythm, confidences: [Float], classCount: Int, windowCount: Int,
                             timing: SoundTiming, claimed: [Int] = []) -> (events: [RecurringEvent], bouts: [Bout]) {
         let threshold = Float(rhythm.confidence)
+        func at(_ window: Int, _ index: Int) -> Float { confidences[window * classCount + index] }
+        // The highest class of a window but this one.
+        func topOther(_ window: Int) -> Int {
+            var top = -1
+            for other in 0..<classCount where other != classIndex && (top < 0 || at(window, other) > at(window, top)) { top = other }
+            return top
+        }
         // The class's confidence in a window; with `onTop`, 0 where another class is higher.
         func confidence(_ window: Int) -> Float {
-            let own = confidences[window * classCount + classIndex]
+            let own = at(window, classIndex)
             guard rhythm.onTop else { return own }
-            for other in 0..<classCount where other != classIndex && confidences[window * classCount + other] > own { return 0 }
-            return own
+            let top = topOther(window)
+            return top >= 0 && at(window, top) > own ? 0 : own
         }
         // A claimed class's confidence where it is the class on top (its own aside): a sound that sounds more like a
         // class the rhythm does not claim (a gasp before snoring resumes) is never taken into a bout.
         func claimedConfidence(_ window: Int) -> Float {
             guard !claimed.isEmpty else { return 0 }
-            var top = -1
-            for other in 0..<classCount where other != classIndex
-                && (top < 0 || confidences[window * classCount + other] > confidences[window * classCount + top]) {
-                top = other
-            }
-            return claimed.contains(top) ? confidences[window * classCount + top] : 0
+            let top = topOther(window)
+            return claimed.contains(top) ? at(window, top) : 0
         }
         var events: [RecurringEvent] = []
         var window = 0
