@@ -71,6 +71,7 @@ let package = Package(
 
         .testTarget(name: "SomniqAudioTests", dependencies: ["SomniqAudio", "SomniqSynth"]),
         .testTarget(name: "SomniqFeaturesTests", dependencies: ["SomniqFeatures", "SomniqSynth"]),
+        .testTarget(name: "SomniqSynthTests", dependencies: ["SomniqSynth"]),
         .testTarget(name: "SomniqModelTests", dependencies: ["SomniqModel", "SomniqSynth"]),
         .testTarget(name: "SomniqDetectionTests", dependencies: ["SomniqDetection", "SomniqSynth"]),
         .testTarget(name: "SomniqStoreTests", dependencies: ["SomniqStore", .product(name: "GRDB", package: "GRDB.swift")]),

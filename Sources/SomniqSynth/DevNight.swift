@@ -54,8 +54,6 @@ public struct DevNightClip: Sendable {
         let last = levels.lastIndex { $0 >= loudest - 25 } ?? 0
         self.samples = Array(resampled[(first * block)..<min(resampled.count, (last + 1) * block)])
     }
-
-    public var seconds: Double { Double(samples.count) }
 }
 
 /// Builds development nights from a pool of clips. Deterministic: the same clips, seed and index give the same night.
@@ -73,6 +71,10 @@ public struct DevNightBuilder {
         "": -38 ... -26,
     ]
     static let backgroundLevels: ClosedRange<Double> = -60 ... -46
+    /// A speech clip this long or shorter is a word, followed by more words of the utterance; a longer one is a whole utterance.
+    static let wordSeconds = 1.2
+    /// The cross-fade between the clips of a rain shower.
+    static let showerFadeSeconds = 0.05
 
     private var pools: [String: [DevNightClip]] = [:]
     private let backgrounds: [Background]
@@ -122,14 +124,19 @@ public struct DevNightBuilder {
             let pool = pools[key]!
             return pool[order[key]![position % pool.count]]
         }
-        // Single snores may come round again in a long night; any other clip is heard at most once a night.
+        // Single snores may come round again in a long night, and a rain shower's clips within it; any other clip is
+        // heard at most once a night.
         func exhausted(_ key: String) -> Bool { key != "snore" && next[key, default: 0] >= pools[key]!.count }
-        func place(_ clip: DevNightClip, at start: Double, levelDbfs: Double) -> Double {
+        /// Adds `clip` at `start`, at `levelDbfs` RMS over the clip, faded in and out over `fadeSeconds`; returns its end.
+        func place(_ clip: DevNightClip, at start: Double, levelDbfs: Double, fadeSeconds: Double = 0) -> Double {
             let power = clip.samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(1, clip.samples.count))
             let scale = power > 0 ? Float(SoundSynthesizer.amplitude(dbfs: levelDbfs) / power.squareRoot()) : 0
             let offset = Int(start * Double(sampleRate))
+            let fade = min(clip.samples.count / 2, Int(fadeSeconds * Double(sampleRate)))
             for (position, value) in clip.samples.enumerated() where offset + position < count {
-                mix[offset + position] = max(-1, min(1, mix[offset + position] + value * scale))
+                let edge = min(position, clip.samples.count - 1 - position)
+                let ramp: Float = edge < fade ? Float(edge) / Float(fade) : 1
+                mix[offset + position] = max(-1, min(1, mix[offset + position] + value * scale * ramp))
             }
             return start + Double(clip.samples.count) / Double(sampleRate)
         }
@@ -168,6 +175,33 @@ public struct DevNightBuilder {
                                  levelDbfs: random.uniform(Self.levels["cough"]!))
                 }
                 night.events.append(.init(label: "cough", onsetSeconds: time, offsetSeconds: last))
+                end = last
+            case "speech":
+                // Talking in one's sleep: an utterance of one to four words (a clip of a second or less is a word or
+                // a fragment), 0.1-0.4 s apart, labelled as one speech event. A longer clip is an utterance itself.
+                let level = random.uniform(Self.levels["speech"]!)
+                var words = Int(random.uniform(1...4.99))
+                var clip = draw("speech")
+                var last = place(clip, at: time, levelDbfs: level + random.uniform(-2...2))
+                while words > 1, Double(clip.samples.count) <= Self.wordSeconds * Double(sampleRate), !exhausted("speech") {
+                    clip = draw("speech")
+                    last = place(clip, at: last + random.uniform(0.1...0.4), levelDbfs: level + random.uniform(-2...2))
+                    words -= 1
+                }
+                night.events.append(.init(label: "speech", onsetSeconds: time, offsetSeconds: min(last, seconds)))
+                end = last
+            case "rain":
+                // A shower of 20-90 s: the fold's rain clips back to back (again from the first when they run out),
+                // each faded over 50 ms into the next, at one level; labelled as one rain event.
+                let length = min(random.uniform(20...90), seconds - 10 - time)
+                guard length >= 10 else { time = seconds; continue }
+                let level = random.uniform(Self.levels["rain"]!)
+                var last = time
+                while last - time < length {
+                    last = place(draw("rain"), at: last == time ? time : last - Self.showerFadeSeconds,
+                                 levelDbfs: level + random.uniform(-1...1), fadeSeconds: Self.showerFadeSeconds)
+                }
+                night.events.append(.init(label: "rain", onsetSeconds: time, offsetSeconds: min(last, seconds)))
                 end = last
             default:
                 let clip = draw(kind)
