@@ -18,6 +18,9 @@ final class BlockSummary {
     var microCount = 0
     /// Sum over the block's sub-frames of their log mel energies.
     var logMelSum: [Float]
+    /// Sum over the block's sub-frames of their mel energies, and the least of each band's.
+    var melEnergySum: [Float]
+    var melEnergyMin: [Float]
     var melFluxSum: Float = 0
     var melFluxCount = 0
     /// Sums and sums of squares over the sub-frames of cepstral coefficients 1–4.
@@ -27,6 +30,8 @@ final class BlockSummary {
     init(binCount: Int, melBands: Int) {
         powerSum = [Float](repeating: 0, count: binCount)
         logMelSum = [Float](repeating: 0, count: melBands)
+        melEnergySum = [Float](repeating: 0, count: melBands)
+        melEnergyMin = [Float](repeating: .greatestFiniteMagnitude, count: melBands)
         microLevels = [Float](repeating: 0, count: AnalysisGrid.microBlocksPerBlock)
     }
 
@@ -43,6 +48,7 @@ final class BlockSummary {
         tonalSubframes = 0
         microCount = 0
         for index in logMelSum.indices { logMelSum[index] = 0 }
+        for index in melEnergySum.indices { melEnergySum[index] = 0; melEnergyMin[index] = .greatestFiniteMagnitude }
         melFluxSum = 0
         melFluxCount = 0
         for index in 0..<4 { cepstrumSum[index] = 0; cepstrumSquares[index] = 0 }

@@ -8,7 +8,7 @@ final class CepstralFeatures {
     /// The mel energies' dynamic range: 60 dB.
     static let dynamicRange: Float = 1e-6
 
-    private let filters: MelFilterbank
+    let filters: MelFilterbank
     private let energy: UnsafeMutableBufferPointer<Float>
     private var logMel: UnsafeMutableBufferPointer<Float>
     private var previousLogMel: UnsafeMutableBufferPointer<Float>
@@ -47,6 +47,8 @@ final class CepstralFeatures {
                 logMel[band] = log(max(energy[band], floor))
                 logMelSum[band] += logMel[band]
                 change += abs(logMel[band] - previousLogMel[band])
+                block.melEnergySum[band] += energy[band]
+                block.melEnergyMin[band] = min(block.melEnergyMin[band], energy[band])
             }
         }
         if follows {

@@ -9,7 +9,8 @@ import Foundation
 ///
 /// The extractor cuts, transforms and sums; each family of features is its own type, reading what the blocks
 /// keep: `LevelFeatures` (level and time course), `SpectralShape`, `PitchEstimator` (harmonicity and pitch),
-/// `CepstralFeatures` (MFCCs, mel flux and their spread), `BreathingRhythm` and `PauseTracker` (causal context).
+/// `CepstralFeatures` (MFCCs, mel flux and their spread), `RoomSubtractedSpectrum` (the sound with the room taken off),
+/// `BreathingRhythm` and `PauseTracker` (causal context).
 /// Tonality, tonal fraction and spectral flux come straight from the sub-frame pass that also feeds them.
 public final class FeatureExtractor {
     /// Below this window level the spectral shape features are meaningless and reported as 0.
@@ -30,6 +31,7 @@ public final class FeatureExtractor {
     private let shape: SpectralShape
     private let pitch: PitchEstimator
     private let cepstrum: CepstralFeatures
+    private let roomSubtracted: RoomSubtractedSpectrum
     private let breathing = BreathingRhythm()
     private var pause = PauseTracker()
 
@@ -56,6 +58,7 @@ public final class FeatureExtractor {
         shape = SpectralShape(binHz: binHz, binCount: bins)
         pitch = PitchEstimator(sampleRate: sampleRate, window: hann, fftSize: fftSize)
         cepstrum = CepstralFeatures(binHz: binHz, binCount: bins)
+        roomSubtracted = RoomSubtractedSpectrum(filters: cepstrum.filters, bands: CepstralFeatures.bands)
         envelopeBandEndBin = min(bins, max(1, Int((1000 / binHz).rounded(.up))))
         peakHalfWidthBins = Int((2 * Double(fftSize) / Double(frameLength)).rounded(.up))
 
@@ -290,6 +293,7 @@ public final class FeatureExtractor {
             for id in Self.spectralShapeFeatures { features[id] = 0 }
         } else {
             cepstrum.measure(a, b, scale: scale, into: &features)
+            roomSubtracted.measure(a, b, scale: scale, into: &features)
             if !shape.measure(windowPower, into: &features) {
                 for id in Self.spectralShapeFeatures { features[id] = 0 }
             }
@@ -309,7 +313,8 @@ public final class FeatureExtractor {
         .dominantFrequencyHz, .tonality, .tonalFraction, .harmonicity, .pitchHz,
         .bandRatio0To250, .bandRatio250To500, .bandRatio500To1k, .bandRatio1kTo2k, .bandRatio2kTo4k, .bandRatio4kUp,
         .lowHighRatioDb, .melFlux,
-    ] + FeatureID.mfccs + FeatureID.mfccSpreads
+        .cleanCentroidHz, .cleanShareDb,
+    ] + FeatureID.mfccs + FeatureID.mfccSpreads + FeatureID.cleanMfccs
 
     static func decibels(power: Float) -> Float {
         power > 0 ? max(minimumDbfs, 10 * log10(power)) : minimumDbfs

@@ -108,11 +108,32 @@ public enum FeatureID: String, CaseIterable, Sendable, Codable {
     case mfcc2Std = "mfcc_2_std"
     case mfcc3Std = "mfcc_3_std"
     case mfcc4Std = "mfcc_4_std"
+    /// The sound with the room taken off. Per mel band `b` (the 24 of the cepstrum), `E[b]` is the window's mean
+    /// energy and `N[b]` the room's in that band before this window: the window's quietest sub-frame in the band,
+    /// followed down at once and up at most 0.1 dB/s over the recording (as `noise_floor_dbfs`). The sound's energy
+    /// is `S[b] = max(E[b] - 2 N[b], 0)` (twice the quietest sub-frame: the room's mean, not its quietest moment),
+    /// floored 30 dB under its strongest band. `clean_mfcc_k` is the DCT of `ln S` as `mfcc_k` is of `ln E`: the
+    /// sound's spectral envelope, which a fan or road noise under it moves far less than it moves `mfcc_k`.
+    case cleanMfcc1 = "clean_mfcc_1"
+    case cleanMfcc2 = "clean_mfcc_2"
+    case cleanMfcc3 = "clean_mfcc_3"
+    case cleanMfcc4 = "clean_mfcc_4"
+    case cleanMfcc5 = "clean_mfcc_5"
+    case cleanMfcc6 = "clean_mfcc_6"
+    /// `Σ f[b] S[b] / Σ S[b]` over the bands' centre frequencies, Hz: where the sound (not the room) lies. 0 when
+    /// no band stands out of the room.
+    case cleanCentroidHz = "clean_centroid_hz"
+    /// `10 log10(Σ S / Σ E)`, dB, [-30, 0]: how much of the window's energy is the sound rather than the room
+    /// (-30 when nothing stands out). A sound 13 dB over a fan reads about -0.1; a steady room alone about -3, as its
+    /// quietest moments lie well under its mean.
+    case cleanShareDb = "clean_share_db"
 
     /// The cepstral coefficients in order.
     public static let mfccs: [FeatureID] = [.mfcc1, .mfcc2, .mfcc3, .mfcc4, .mfcc5, .mfcc6, .mfcc7, .mfcc8, .mfcc9, .mfcc10, .mfcc11, .mfcc12]
     /// The spreads of the first cepstral coefficients, in order.
     public static let mfccSpreads: [FeatureID] = [.mfcc1Std, .mfcc2Std, .mfcc3Std, .mfcc4Std]
+    /// The cepstral coefficients of the sound with the room taken off, in order.
+    public static let cleanMfccs: [FeatureID] = [.cleanMfcc1, .cleanMfcc2, .cleanMfcc3, .cleanMfcc4, .cleanMfcc5, .cleanMfcc6]
 
     /// Position in a `FeatureVector`: the case's position in this declaration. A Swift enum without payloads
     /// is stored as its case's ordinal, so this is one load, not a hash of the name (features are read and

@@ -7,6 +7,8 @@ struct MelFilterbank {
     private let bandStart: [Int]
     private let bandWeights: [[Float]]
     private let bands: Int
+    /// Each band's centre (the peak of its triangle), Hz.
+    let centreHz: [Float]
     /// `dct[k][m]` for cepstral coefficients 1...12.
     private let dct: [[Float]]
 
@@ -16,6 +18,7 @@ struct MelFilterbank {
         func hertz(_ mel: Double) -> Double { 700 * (pow(10, mel / 2595) - 1) }
         let low = mel(lowHz), high = mel(highHz)
         let edges = (0...(bands + 1)).map { hertz(low + (high - low) * Double($0) / Double(bands + 1)) }
+        centreHz = (0..<bands).map { Float(edges[$0 + 1]) }
         var bandStart = [Int](repeating: 0, count: bands)
         var bandWeights = [[Float]](repeating: [], count: bands)
         let first = max(1, Int((edges[0] / Double(binHz)).rounded(.up)))
@@ -64,9 +67,9 @@ struct MelFilterbank {
         }
     }
 
-    /// Writes `mfcc_1`…`mfcc_12` from mean log mel energies.
-    func cepstrum(_ logMel: [Float], into features: inout FeatureVector) {
-        for (k, id) in FeatureID.mfccs.enumerated() {
+    /// Writes cepstral coefficients 1, 2, … of mean log mel energies as the features `ids` (`mfcc_1`…`mfcc_12` unless told).
+    func cepstrum(_ logMel: [Float], as ids: [FeatureID] = FeatureID.mfccs, into features: inout FeatureVector) {
+        for (k, id) in ids.enumerated() {
             var sum: Float = 0
             for m in 0..<bands { sum += dct[k][m] * logMel[m] }
             features[id] = sum

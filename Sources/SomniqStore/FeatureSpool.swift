@@ -1,7 +1,7 @@
 import Foundation
 
 /// A recording's per-window feature rows, written once in window order and read back in order, kept in an
-/// unlinked temporary file rather than in memory: 47 floats a window is 16 MB for a 12-hour night, the one
+/// unlinked temporary file rather than in memory: 55 floats a window is 19 MB for a 12-hour night, the one
 /// part of an analysis that grew with the recording's length.
 ///
 /// Writes go out a block of rows at a time. If the temporary folder cannot take them (no space, no
