@@ -64,11 +64,14 @@ public struct FitDataBuilder {
                     if let band = classBand, !change.rate.hears(hertz: band) { change.rate = .native }
                     let changed = change.apply(to: audio.samples, sampleRate: audio.sampleRate, backgrounds: backgrounds)
                     let copyRows = windows(of: changed.samples, sampleRate: changed.sampleRate)
+                    // The background alone before the clip trains nothing; the clip's loud windows are found after it.
+                    let lead = min(change.leadWindows, copyRows.count)
+                    let sound = copyRows[lead...]
+                    let copyUsed = [Bool](repeating: false, count: lead)
+                        + (sound.count == used.count ? used : FitDataset.activeWindows(levels: sound.map { $0[FeatureID.rmsDbfs.index] }))
                     var augmented = FitDataset.Clip(
                         path: clip.path, label: clip.label, classID: classID, group: group, windows: copyRows,
-                        windowClasses: copyRows.map { _ in classID },
-                        used: copyRows.count == used.count ? used : FitDataset.activeWindows(levels: copyRows.map { $0[FeatureID.rmsDbfs.index] }),
-                        source: clip.source)
+                        windowClasses: copyRows.indices.map { $0 < lead ? nil : classID }, used: copyUsed, source: clip.source)
                     augmented.augmented = true
                     augmented.backgroundGroup = change.background.flatMap { backgrounds[$0].group }
                     augmented.backgroundSource = change.background.flatMap { backgrounds[$0].source }

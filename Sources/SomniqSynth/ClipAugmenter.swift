@@ -17,6 +17,10 @@ public struct AugmentationRecipe: Sendable, Equatable {
     /// background's mean power).
     public var backgroundShare = 0.75
     public var snrDecibels: ClosedRange<Double> = 0...30
+    /// A copy over a background begins with this much of the background alone, seconds (a whole number of
+    /// half-seconds), so that the room is learnt before the sound as it is in a night; the windows within it do not
+    /// train (`ClipAugmentation.leadWindows`).
+    public var leadSeconds = 4.0
     /// Share of copies given mild reverberation, its reverberation time (s) and wet level.
     public var reverbShare = 0.5
     public var reverbSeconds: ClosedRange<Double> = 0.2...0.6
@@ -62,7 +66,8 @@ public struct AugmentationRecipe: Sendable, Equatable {
         guard copies > 0 else { return "no augmentation" }
         return "\(copies) copies per clip, seed \(seed): level \(Int(gainDecibels.lowerBound)) to +\(Int(gainDecibels.upperBound)) dB; "
             + "\(Int(backgroundShare * 100))% over a background (recorded backgrounds and synthesised brown and pink noise, "
-            + "a fan with road noise, a mains hum) at \(Int(snrDecibels.lowerBound))–\(Int(snrDecibels.upperBound)) dB SNR; "
+            + "a fan with road noise, a mains hum) at \(Int(snrDecibels.lowerBound))–\(Int(snrDecibels.upperBound)) dB SNR, "
+            + "after \(String(format: "%g", leadSeconds)) s of the background alone; "
             + "\(Int(reverbShare * 100))% with reverberation (\(reverbSeconds.lowerBound)–\(reverbSeconds.upperBound) s, "
             + "wet \(reverbWet.lowerBound)–\(reverbWet.upperBound)); recorder rate one of "
             + rates.map(\.description).joined(separator: ", ") + " (the clip's own where that rate cannot hear its class); "
@@ -151,6 +156,8 @@ public struct ClipAugmentation: Sendable, CustomStringConvertible {
     public var rate: AugmentationRecipe.RecorderRate
     /// Seeds the background's starting place and the synthesised backgrounds.
     public var noiseSeed: UInt64
+    /// Seconds of the background alone before the clip, when it is mixed over one.
+    public var leadSeconds: Double = 0
 
     /// The `copy`-th augmentation of the clip named `name`.
     public init(recipe: AugmentationRecipe, clip name: String, copy: Int, backgroundCount: Int) {
@@ -165,6 +172,13 @@ public struct ClipAugmentation: Sendable, CustomStringConvertible {
         reverb = reverberates ? (seconds, wet) : nil
         rate = recipe.rates[min(recipe.rates.count - 1, Int(random.unit() * Double(recipe.rates.count)))]
         noiseSeed = random.next()
+        leadSeconds = recipe.leadSeconds
+    }
+
+    /// Analysis windows (1 s, every 0.5 s) that lie wholly within the lead, from the start of the copy (none without
+    /// a background).
+    public var leadWindows: Int {
+        background != nil && leadSeconds >= 1 ? Int(((leadSeconds - 1) / 0.5).rounded(.down)) + 1 : 0
     }
 
     /// A fixed perturbation (for invariance probes): only what is given changes.
@@ -179,7 +193,9 @@ public struct ClipAugmentation: Sendable, CustomStringConvertible {
 
     public var description: String {
         var parts = [String(format: "%+.1f dB", gainDecibels)]
-        if let background { parts.append("background \(background) at \(String(format: "%.1f", snrDecibels)) dB SNR") }
+        if let background {
+            parts.append("background \(background) at \(String(format: "%.1f", snrDecibels)) dB SNR after \(String(format: "%g", leadSeconds)) s of it")
+        }
         if let reverb { parts.append(String(format: "reverb %.2f s wet %.2f", reverb.seconds, reverb.wet)) }
         parts.append("rate \(rate)")
         return parts.joined(separator: ", ")
@@ -198,8 +214,9 @@ public struct ClipAugmentation: Sendable, CustomStringConvertible {
         if let reverb { signal = Self.reverberate(signal, sampleRate: sampleRate, seconds: reverb.seconds, wet: reverb.wet) }
         if let background, backgrounds.indices.contains(background) {
             var random = SeededGenerator(seed: noiseSeed)
-            let noise = backgrounds[background].samples(count: signal.count, sampleRate: sampleRate, random: &random)
             let scale = Float((Self.activePower(signal) / pow(10, snrDecibels / 10)).squareRoot())
+            signal = [Float](repeating: 0, count: Int((leadSeconds * Double(sampleRate)).rounded())) + signal
+            let noise = backgrounds[background].samples(count: signal.count, sampleRate: sampleRate, random: &random)
             for index in signal.indices { signal[index] += scale * noise[index] }
         }
         let gain = Float(pow(10, gainDecibels / 20))

@@ -40,6 +40,33 @@ import Testing
         }
     }
 
+    @Test func aCopyOverABackgroundBeginsWithTheRoomAlone() {
+        var recipe = AugmentationRecipe()
+        recipe.backgroundShare = 1
+        recipe.reverbShare = 0
+        recipe.rates = [.native]
+        recipe.gainDecibels = 0...0
+        let pool = Background.synthesised
+        let change = ClipAugmentation(recipe: recipe, clip: "snore.wav", copy: 0, backgroundCount: pool.count)
+        #expect(change.background != nil && change.leadWindows == 7, "4 s of room hold the windows starting at 0-3 s")
+        let copy = change.apply(to: clip, sampleRate: 16_000, backgrounds: pool).samples
+        let lead = 4 * 16_000
+        #expect(copy.count == lead + clip.count)
+        func power<C: Collection>(_ values: C) -> Double where C.Element == Float {
+            values.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(values.count)
+        }
+        // The room alone first, then under the clip at the asked ratio, one room throughout.
+        let under = zip(copy[lead...], clip).map { $0 - $1 }
+        let measured = 10 * log10(ClipAugmentation.activePower(clip) / power(under))
+        #expect(abs(measured - change.snrDecibels) < 0.5, "asked \(change.snrDecibels) dB, got \(measured) dB")
+        #expect(abs(10 * log10(power(copy[..<lead]) / power(under))) < 1.5, "the lead is the room at the level it has under the clip")
+        var dry = recipe
+        dry.backgroundShare = 0
+        let plain = ClipAugmentation(recipe: dry, clip: "snore.wav", copy: 0, backgroundCount: pool.count)
+        #expect(plain.leadWindows == 0 && plain.apply(to: clip, sampleRate: 16_000, backgrounds: pool).samples.count == clip.count,
+                "no room, no lead")
+    }
+
     @Test func aRateChangeRecordsAtThatRate() {
         let telephone = ClipAugmentation(rate: .telephone).apply(to: clip, sampleRate: 16_000, backgrounds: [])
         #expect(telephone.sampleRate == 8_000 && telephone.samples.count == 24_000)
