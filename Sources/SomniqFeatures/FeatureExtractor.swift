@@ -290,12 +290,12 @@ public final class FeatureExtractor {
         let scale = 1 / Float(a.subframeCount + (b?.subframeCount ?? 0))
         for bin in windowPower.indices { windowPower[bin] = (a.powerSum[bin] + (b?.powerSum[bin] ?? 0)) * scale }
         if features[.rmsDbfs] < Self.noSignalDbfs {
-            for id in Self.spectralShapeFeatures { features[id] = 0 }
+            Self.clearSpectralShape(&features)
         } else {
             cepstrum.measure(a, b, scale: scale, into: &features)
             roomSubtracted.measure(a, b, scale: scale, into: &features)
             if !shape.measure(windowPower, into: &features) {
-                for id in Self.spectralShapeFeatures { features[id] = 0 }
+                Self.clearSpectralShape(&features)
             }
             features[.spectralFlux] = (a.fluxSum + (b?.fluxSum ?? 0)) * scale
             features[.tonality] = (a.tonalitySum + (b?.tonalitySum ?? 0)) * scale
@@ -307,13 +307,19 @@ public final class FeatureExtractor {
         features[.precedingQuietSeconds] = pause.precedingQuiet(snrDb: features[.snrDb])
     }
 
-    /// Every feature read from the spectrum: all 0 where the window holds no signal.
+    /// A window with no spectrum to read: every feature read from it 0, and no sound over the room.
+    private static func clearSpectralShape(_ features: inout FeatureVector) {
+        for id in spectralShapeFeatures { features[id] = 0 }
+        features[.cleanShareDb] = RoomSubtractedSpectrum.nothingStandsOutDb
+    }
+
+    /// Every feature read from the spectrum: 0 where the window holds no signal (`clean_share_db` aside).
     private static let spectralShapeFeatures: [FeatureID] = [
         .spectralCentroidHz, .spectralSpreadHz, .spectralFlatness, .spectralRolloffHz, .spectralFlux,
         .dominantFrequencyHz, .tonality, .tonalFraction, .harmonicity, .pitchHz,
         .bandRatio0To250, .bandRatio250To500, .bandRatio500To1k, .bandRatio1kTo2k, .bandRatio2kTo4k, .bandRatio4kUp,
         .lowHighRatioDb, .melFlux,
-        .cleanCentroidHz, .cleanShareDb,
+        .cleanCentroidHz,
     ] + FeatureID.mfccs + FeatureID.mfccSpreads + FeatureID.cleanMfccs
 
     static func decibels(power: Float) -> Float {

@@ -10,6 +10,8 @@ final class RoomSubtractedSpectrum {
     static let overSubtraction: Float = 2
     /// The sound's bands are floored this far under its strongest: 30 dB.
     static let dynamicRange: Float = 1e-3
+    /// `clean_share_db` where nothing stands over the room (and where the window holds no signal).
+    static let nothingStandsOutDb: Float = -30
 
     private let filters: MelFilterbank
     private let bands: Int
@@ -51,7 +53,7 @@ final class RoomSubtractedSpectrum {
         guard strongest > 0, total > 0 else {
             for id in FeatureID.cleanMfccs { features[id] = 0 }
             features[.cleanCentroidHz] = 0
-            features[.cleanShareDb] = -30
+            features[.cleanShareDb] = Self.nothingStandsOutDb
             return
         }
         let floor = strongest * Self.dynamicRange
@@ -62,6 +64,6 @@ final class RoomSubtractedSpectrum {
         }
         filters.cepstrum(cleanLog, as: FeatureID.cleanMfccs, into: &features)
         features[.cleanCentroidHz] = weighted / cleanTotal
-        features[.cleanShareDb] = max(-30, 10 * log10(cleanTotal / total))
+        features[.cleanShareDb] = max(Self.nothingStandsOutDb, 10 * log10(cleanTotal / total))
     }
 }

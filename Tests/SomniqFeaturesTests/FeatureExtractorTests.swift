@@ -89,6 +89,7 @@ func median(_ values: [Float]) -> Float { values.sorted()[values.count / 2] }
             #expect(window[.spectralFlatness] == 0)
             #expect(window[.spectralCentroidHz] == 0)
             #expect(window[.snrDb] == 0)
+            #expect(window[.cleanShareDb] == -30, "no sound stands over the room")
         }
     }
 
