@@ -15,16 +15,15 @@ final class RoomSubtractedSpectrum {
 
     private let filters: MelFilterbank
     private let bands: Int
-    /// The room's energy per band (natural log), before the current window; empty until the first window.
-    private var roomLog: [Float] = []
+    /// The room's level per band, dBFS of its mel energy, tracked as the broadband background is.
+    private var room: [NoiseFloorTracker]
     private var clean: [Float]
     private var cleanLog: [Float]
-    private let riseNatsPerWindow = Float(NoiseFloorTracker.riseDecibelsPerSecond) * Float(AnalysisGrid.hopSeconds)
-        * Float(log(10.0) / 10)
 
     init(filters: MelFilterbank, bands: Int) {
         self.filters = filters
         self.bands = bands
+        room = [NoiseFloorTracker](repeating: NoiseFloorTracker(), count: bands)
         clean = [Float](repeating: 0, count: bands)
         cleanLog = [Float](repeating: 0, count: bands)
     }
@@ -32,23 +31,19 @@ final class RoomSubtractedSpectrum {
     /// Writes the family's features for the window of blocks `a` and `b`, whose sub-frames number `1 / scale`,
     /// then takes the window's quietest sub-frames as the room's candidate.
     func measure(_ a: BlockSummary, _ b: BlockSummary?, scale: Float, into features: inout FeatureVector) {
-        let firstWindow = roomLog.isEmpty
-        if firstWindow { roomLog = [Float](repeating: 0, count: bands) }
         var total: Float = 0, cleanTotal: Float = 0, strongest: Float = 0
         for band in 0..<bands {
             let quietest = min(a.melEnergyMin[band], b?.melEnergyMin[band] ?? .greatestFiniteMagnitude)
-            let candidate = log(max(quietest, 1e-12))
-            if firstWindow {
-                roomLog[band] = candidate
-            }
+            let candidate = 10 * log10(max(quietest, 1e-12))
+            // The room before this window (the window's own quietest moment in the first), then this window offered.
+            let roomDbfs = room[band].floorDbfs ?? candidate
+            room[band].update(candidateDbfs: candidate)
             let energy = (a.melEnergySum[band] + (b?.melEnergySum[band] ?? 0)) * scale
-            let sound = max(0, energy - Self.overSubtraction * exp(roomLog[band]))
+            let sound = max(0, energy - Self.overSubtraction * pow(10, roomDbfs / 10))
             clean[band] = sound
             total += energy
             cleanTotal += sound
             strongest = max(strongest, sound)
-            // The room after this window: a quieter candidate at once, a louder one slowly.
-            roomLog[band] = candidate <= roomLog[band] ? candidate : min(candidate, roomLog[band] + riseNatsPerWindow)
         }
         guard strongest > 0, total > 0 else {
             for id in FeatureID.cleanMfccs { features[id] = 0 }
