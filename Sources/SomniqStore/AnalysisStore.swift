@@ -61,7 +61,9 @@ public final class AnalysisStore: Sendable {
             } catch {
                 attempt += 1
                 let message = Self.reason(error)
-                let racing = ["locked", "busy", "already exists", "duplicate column name"].contains { message.contains($0) }
+                // Another run creating or closing the same database: its locks, its schema steps, or its -wal and
+                // -shm files appearing and going (a checkpoint on close deletes them between two looks at them).
+                let racing = ["locked", "busy", "already exists", "duplicate column name", "-wal", "-shm"].contains { message.contains($0) }
                 guard racing, attempt < 100 else { throw .cannotOpen(path: path, reason: message) }
                 Thread.sleep(forTimeInterval: 0.05 + 0.01 * Double(attempt % 7))
             }
