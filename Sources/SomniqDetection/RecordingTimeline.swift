@@ -12,6 +12,9 @@ public struct RecordingTimeline: Sendable {
     public let bouts: [Bout]
     /// Per class with a rhythm, the longest pause between event onsets within one bout.
     private let boutGaps: [Int: Double]
+    /// The classes whose activity is their bouts (`EventRhythm.boutOnly`): their episodes are timed and cut by the
+    /// events of bouts only, never by an event on its own.
+    private let boutOnlyClasses: Set<Int>
     /// Per class the bouts correct (`EventRhythm.boutOnly` and `claims`), the windows in which the alert processor
     /// does not hear it. Found once per recording, applied under every profile.
     private let unheard: [(classIndex: Int, windows: [Bool])]
@@ -59,6 +62,7 @@ public struct RecordingTimeline: Sendable {
         self.events = events
         self.bouts = bouts
         boutGaps = gaps
+        boutOnlyClasses = Set(model.classes.indices.filter { model.classes[$0].events?.boutOnly == true })
         unheard = Self.unheardWindows(model: model, events: events, bouts: bouts, claiming: claiming, windowCount: windowCount)
             + Self.withinOtherSounds(model: model, confidences: confidences, windowCount: windowCount, timing: timing)
     }
@@ -184,8 +188,8 @@ public struct RecordingTimeline: Sendable {
         // How far before the processor's onset the sound may have begun: its smoothing, hold and debounce.
         let lag = rule.windowSec + rule.holdSec + rule.debounceSec + AnalysisGrid.windowSeconds
         var result = episode
-        let inside = events.filter {
-            $0.classIndex == episode.classIndex && $0.offsetSeconds > episode.startSeconds - lag && $0.onsetSeconds < episode.endSeconds
+        let inside = episodeEvents(of: episode.classIndex).filter {
+            $0.offsetSeconds > episode.startSeconds - lag && $0.onsetSeconds < episode.endSeconds
         }
         if let first = inside.first, let last = inside.max(by: { $0.offsetSeconds < $1.offsetSeconds }) {
             // A bout is one activity: an episode that holds part of one holds all of it (the processor may have
@@ -215,6 +219,13 @@ public struct RecordingTimeline: Sendable {
         return result
     }
 
+    /// The events that time and cut an episode of class `classIndex`: of a `boutOnly` class, those of its bouts (a
+    /// snore-like sound on its own just before a bout is not where the snoring began).
+    private func episodeEvents(of classIndex: Int) -> [RecurringEvent] {
+        let onlyBouts = boutOnlyClasses.contains(classIndex)
+        return events.filter { $0.classIndex == classIndex && (!onlyBouts || $0.bout != nil) }
+    }
+
     /// A rhythmic class's episode cut where its events pause: the alert processor merges activations up to its tier's
     /// merge gap apart (a minute for snoring and coughs), but two bouts of snores with a pause between are two snoring
     /// episodes (the pause may be one in breathing), and coughs a minute apart are two coughing spells, not a minute
@@ -222,8 +233,8 @@ public struct RecordingTimeline: Sendable {
     /// episode holding at most one run is returned as it is.
     public func boutEpisodes(_ episode: Episode, confidences: [Float], classCount: Int, windowCount: Int) -> [Episode] {
         guard let gap = boutGaps[episode.classIndex] else { return [episode] }
-        let inside = events.filter {
-            $0.classIndex == episode.classIndex && $0.offsetSeconds > episode.startSeconds && $0.onsetSeconds < episode.endSeconds
+        let inside = episodeEvents(of: episode.classIndex).filter {
+            $0.offsetSeconds > episode.startSeconds && $0.onsetSeconds < episode.endSeconds
         }
         var runs: [(start: Double, end: Double)] = []
         var previousOnset = -Double.infinity

@@ -10,9 +10,13 @@ public struct ClassAdjustment: Codable, Equatable, Sendable {
     public var windowSec: Double?
     public var windowThreshDelta: Double?
     public var holdSec: Double?
+    /// Where the class's activations stop joining one episode: a tier's gap is about urgency (a minute of coughs
+    /// is one coughing episode), but two sleep-talk utterances half a minute apart are two things said.
+    public var mergeGapSec: Double?
 
     public init(onDelta: Double? = nil, offDelta: Double? = nil, debounceScale: Double? = nil, cooldownScale: Double? = nil,
-                useWindowMean: Bool? = nil, windowSec: Double? = nil, windowThreshDelta: Double? = nil, holdSec: Double? = nil) {
+                useWindowMean: Bool? = nil, windowSec: Double? = nil, windowThreshDelta: Double? = nil, holdSec: Double? = nil,
+                mergeGapSec: Double? = nil) {
         self.onDelta = onDelta
         self.offDelta = offDelta
         self.debounceScale = debounceScale
@@ -21,10 +25,11 @@ public struct ClassAdjustment: Codable, Equatable, Sendable {
         self.windowSec = windowSec
         self.windowThreshDelta = windowThreshDelta
         self.holdSec = holdSec
+        self.mergeGapSec = mergeGapSec
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case onDelta, offDelta, debounceScale, cooldownScale, useWindowMean, windowSec, windowThreshDelta, holdSec
+        case onDelta, offDelta, debounceScale, cooldownScale, useWindowMean, windowSec, windowThreshDelta, holdSec, mergeGapSec
     }
 
     public init(from decoder: any Decoder) throws {
@@ -46,6 +51,7 @@ public struct ClassAdjustment: Codable, Equatable, Sendable {
         windowSec = try value(.windowSec, in: 0.5...60)
         windowThreshDelta = try value(.windowThreshDelta, in: -0.5...0.5)
         holdSec = try value(.holdSec, in: 0...30)
+        mergeGapSec = try value(.mergeGapSec, in: 0...3600)
     }
 
     /// `adjustment` with this class's fields put in.
@@ -59,6 +65,7 @@ public struct ClassAdjustment: Codable, Equatable, Sendable {
         if let windowSec { result.windowSec = windowSec }
         if let windowThreshDelta { result.windowThreshDelta = windowThreshDelta }
         if let holdSec { result.holdSec = holdSec }
+        if let mergeGapSec { result.mergeGapSec = mergeGapSec }
         return result
     }
 }

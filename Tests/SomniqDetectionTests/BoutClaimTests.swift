@@ -67,6 +67,26 @@ import Testing
         #expect(!results.last!.episodes(of: snoring, in: 95...110).isEmpty)
     }
 
+    /// A snore-like sound on its own (sleep talk the classifier half took for a snore) 10.5 s before a bout is neither
+    /// where the snoring began nor a snoring episode of its own: the bout's episode starts at its first snore under
+    /// every profile that finds the bout.
+    @Test func aLoneSnoreJustBeforeABoutIsNotWhereItBegins() throws {
+        let snores = stride(from: 20.0, through: 44.0, by: 4.0).map { ($0, $0 + 1) }
+        var recording = HandScoredRecording(seconds: 80, classCount: classes, loud: [(8.5, 9.5)] + snores)
+        for snore in snores { recording.score(snore, snoring, 0.9) }
+        recording.score((8.5, 9.5), snoring, 0.6)
+        let timeline = recording.timeline(defaultBundle)
+        #expect(timeline.events.contains { $0.classIndex == snoring && $0.bout == nil && $0.overlaps(8.5...9.5) },
+                "the lone sound is a snoring event, outside the bout")
+        for result in recording.run(defaultBundle) {
+            #expect(result.episodes(of: snoring, in: 0...15).isEmpty, "\(result.profile)")
+            for episode in result.episodes(of: snoring, in: 15...50) {
+                #expect(abs(episode.startSeconds - 20) <= 0.05, "\(result.profile): \(episode)")
+            }
+        }
+        #expect(recording.run(defaultBundle).first { $0.profile == "balanced" }!.episodes(of: snoring, in: 15...50).count == 1)
+    }
+
     @Test func aClaimOfAnUnknownClassIsRefused() throws {
         var model = defaultBundle.classifier
         model.classes[snoring].events?.claims = ["coughing"]

@@ -83,6 +83,17 @@ import Testing
         #expect(low.off >= AlertRule.minimumOff, "an off threshold of 0 could never be crossed")
     }
 
+    @Test func aClassAdjustmentOverridesItsTierFieldByField() throws {
+        let speech = try JSONDecoder().decode(ClassAdjustment.self, from: Data(#"{"windowSec": 1, "mergeGapSec": 5}"#.utf8))
+        let applied = speech.applied(to: tier)
+        #expect(applied.windowSec == 1 && applied.mergeGapSec == 5)
+        #expect(applied.onDelta == tier.onDelta && applied.useWindowMean == tier.useWindowMean, "what the class leaves is the tier's")
+        #expect(ClassAdjustment().applied(to: tier) == tier)
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(ClassAdjustment.self, from: Data(#"{"mergeGapSec": -1}"#.utf8))
+        }
+    }
+
     @Test func severityFollowsDuration() {
         let rule = SeverityRule(base: .mild, moderateAfterSec: 60, severeAfterSec: 600)
         #expect(rule.severity(durationSeconds: 59) == .mild)
