@@ -50,7 +50,9 @@ public struct FitDataBuilder {
                 if probes {
                     original.probes = Self.invarianceProbes.map { name, change in
                         let changed = change.apply(to: audio.samples, sampleRate: audio.sampleRate, backgrounds: Background.synthesised)
-                        return .init(name: name, windows: windows(of: changed.samples, sampleRate: changed.sampleRate))
+                        let rows = windows(of: changed.samples, sampleRate: changed.sampleRate)
+                        // The room alone before the clip is not the clip: its prediction is read from the clip's windows.
+                        return .init(name: name, windows: Array(rows[min(change.leadWindows, rows.count)...]))
                     }
                 }
                 result.append(original)
@@ -105,12 +107,15 @@ public struct FitDataBuilder {
         return clips
     }
 
-    /// The perturbations of the invariance table: other recorder rates, ±10 dB, and a synthesised room at 10 dB SNR.
+    /// The perturbations of the invariance table: other recorder rates, ±10 dB, and a synthesised room at 10 dB SNR,
+    /// both from the clip's first sample (as the probe) and as a night hears it, after 4 s of the room alone
+    /// (the clip's prediction read from its own windows).
     public static let invarianceProbes: [(String, ClipAugmentation)] = [
         ("8 kHz", ClipAugmentation(rate: .hertz(8_000))), ("16 kHz", ClipAugmentation(rate: .hertz(16_000))),
         ("44.1 kHz", ClipAugmentation(rate: .hertz(44_100))), ("48 kHz", ClipAugmentation(rate: .hertz(48_000))),
         ("-10 dB", ClipAugmentation(gainDecibels: -10)), ("+10 dB", ClipAugmentation(gainDecibels: 10)),
         ("room at 10 dB SNR", ClipAugmentation(background: 2, snrDecibels: 10)),
+        ("room at 10 dB SNR after 4 s of it", ClipAugmentation(background: 2, snrDecibels: 10, leadSeconds: 4)),
     ]
 
     /// The feature rows of audio held in memory.

@@ -182,10 +182,12 @@ public struct ClipAugmentation: Sendable, CustomStringConvertible {
     }
 
     /// A fixed perturbation (for invariance probes): only what is given changes.
-    public init(gainDecibels: Double = 0, background: Int? = nil, snrDecibels: Double = 0, rate: AugmentationRecipe.RecorderRate = .native) {
+    public init(gainDecibels: Double = 0, background: Int? = nil, snrDecibels: Double = 0, leadSeconds: Double = 0,
+                rate: AugmentationRecipe.RecorderRate = .native) {
         self.gainDecibels = gainDecibels
         self.background = background
         self.snrDecibels = snrDecibels
+        self.leadSeconds = leadSeconds
         reverb = nil
         self.rate = rate
         noiseSeed = 1

@@ -1,5 +1,9 @@
 import Foundation
+import SomniqAudio
+import SomniqEvaluation
 import SomniqFeatures
+@testable import SomniqLabelledAudio
+import SomniqPipeline
 import SomniqSynth
 import Testing
 
@@ -65,6 +69,27 @@ import Testing
         let plain = ClipAugmentation(recipe: dry, clip: "snore.wav", copy: 0, backgroundCount: pool.count)
         #expect(plain.leadWindows == 0 && plain.apply(to: clip, sampleRate: 16_000, backgrounds: pool).samples.count == clip.count,
                 "no room, no lead")
+    }
+
+    /// The invariance table's room probes read a clip's prediction from the clip's own windows: the one that lets
+    /// the room play 4 s first drops those 4 s (it keeps one window more, the one that straddles the clip's start).
+    @Test func theRoomProbeAfterALeadReadsTheClipsOwnWindows() throws {
+        let path = NSTemporaryDirectory() + "somniq-probe-\(UUID().uuidString).wav"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        do {  // the writer closes the file when it goes
+            let writer = try AudioFileWriter(path: path, sampleRate: 16_000, container: .wav, encoding: .float32)
+            try writer.write(interleaved: clip)
+        }
+        let builder = FitDataBuilder(analyzer: RecordingAnalyzer(bundle: shippedBundle), map: LabelMap())
+        let probes = try #require(builder.fromClips([ClipSource.Clip(path: path, label: "snoring")], probes: true).clips.first?.probes)
+        let room = try #require(probes.first { $0.name == "room at 10 dB SNR" })
+        let lead = try #require(probes.first { $0.name == "room at 10 dB SNR after 4 s of it" })
+        let clipWindows = AnalysisGrid(sampleRate: 16_000).windowCount(frameCount: Int64(clip.count))
+        #expect(room.windows.count == clipWindows && lead.windows.count == clipWindows + 1)
+        let level = FeatureID.rmsDbfs.index
+        for (afterLead, fromStart) in zip(lead.windows.dropFirst(), room.windows) {
+            #expect(abs(afterLead[level] - fromStart[level]) < 1.5, "\(afterLead[level]) against \(fromStart[level]) dBFS")
+        }
     }
 
     @Test func aRateChangeRecordsAtThatRate() {
