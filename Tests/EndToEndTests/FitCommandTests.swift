@@ -103,7 +103,8 @@ import Testing
         let changes = try #require(report["kFoldInvarianceChanges"] as? [[String: String]])
         let predictions = (report["kFold"] as? [String: Any])?["predictions"] as? [[String: Any]] ?? []
         #expect(predictions.count == 12)
-        #expect(Set(shares.keys) == ["8 kHz", "16 kHz", "44.1 kHz", "48 kHz", "-10 dB", "+10 dB", "room at 10 dB SNR"])
+        #expect(Set(shares.keys) == ["8 kHz", "16 kHz", "44.1 kHz", "48 kHz", "-10 dB", "+10 dB", "room at 10 dB SNR",
+                                      "room at 10 dB SNR after 4 s of it"])
         #expect(!changes.isEmpty, "no perturbation changed any prediction: \(shares)")
         let predicted = Dictionary(uniqueKeysWithValues: predictions.map { ($0["path"] as! String, $0["predicted"] as! String) })
         for (probe, share) in shares {
