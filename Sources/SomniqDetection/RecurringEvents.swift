@@ -82,8 +82,39 @@ public enum RecurringEventFinder {
         _ = groupBouts(&events, rhythm: rhythm, classIndex: classIndex)
         events = joinClose(completeBouts(events, rhythm: rhythm, timing: timing, windowCount: windowCount, confidence: confidence,
                                          claimedConfidence: claimedConfidence), rhythm: rhythm)
+        _ = groupBouts(&events, rhythm: rhythm, classIndex: classIndex)
+        events = joinTails(events)
         let bouts = groupBouts(&events, rhythm: rhythm, classIndex: classIndex)
         return (events, bouts)
+    }
+
+    /// How soon after a bout's event ends a soft sound is still that event, seconds: a snore's end that its level's
+    /// dip split off. The next snore comes a breath later, 2.4 s or more from the last one's start.
+    static let tailGapSeconds = 0.6
+    /// How far under the bout's typical event a sound must peak to be taken for the previous one's tail, dB.
+    static let tailDepthDb: Float = 10
+
+    /// Events (in onset order, bouts marked) of which a soft one right after another of its bout is that one's tail:
+    /// less than `tailGapSeconds` after it ends and more than `tailDepthDb` under the bout's typical peak, it is
+    /// joined into it, so that a bout counts its snores, not the pieces of them.
+    static func joinTails(_ events: [RecurringEvent]) -> [RecurringEvent] {
+        var typicalPeak: [Int: Float] = [:]
+        for bout in Set(events.compactMap(\.bout)) {
+            let peaks = events.filter { $0.bout == bout }.map(\.peakDbfs).sorted()
+            typicalPeak[bout] = peaks[peaks.count / 2]
+        }
+        var joined: [RecurringEvent] = []
+        for event in events {
+            if var last = joined.last, let bout = event.bout, last.bout == bout,
+               event.onsetSeconds - last.offsetSeconds < tailGapSeconds, event.peakDbfs < typicalPeak[bout]! - tailDepthDb {
+                last.offsetSeconds = max(last.offsetSeconds, event.offsetSeconds)
+                last.confidence = max(last.confidence, event.confidence)
+                joined[joined.count - 1] = last
+            } else {
+                joined.append(event)
+            }
+        }
+        return joined
     }
 
     /// Events (in onset order) whose onsets lie closer than the rhythm's `minIntervalSec` joined into one: from the

@@ -41,6 +41,26 @@ import Testing
         #expect(events.map(\.bout) == [0, 0, 0, 0, nil, nil, 1, 1, 1])
     }
 
+    /// A snore's end that a dip in its level split off (a sound 12–15 dB softer, 0.15–0.5 s after it, as in the dev
+    /// nights' single-snore clips) is that snore, so a bout counts its snores; a soft sound a breath later, a loud one
+    /// right after, or one outside any bout stays an event of its own.
+    @Test func aSnoresSplitOffEndIsThatSnore() {
+        let rhythm = EventRhythm(confidence: 0.5, boutGapSec: 10, boutMinEvents: 3)
+        // (onset, offset, peak): snores every 4.5 s at about -27 dBFS; tails after the first two; a soft sound 1.5 s after
+        // the third (a breath, not a tail); a loud sound 0.3 s after the fourth (as loud as a snore); a lone pair at 60 s.
+        let sounds: [(Double, Double, Float)] = [
+            (10, 11.2, -27), (11.4, 11.6, -40), (14.5, 15.8, -26), (16.1, 16.3, -39), (19, 20, -28), (21.5, 21.8, -40),
+            (23.5, 24.5, -27), (24.8, 25.3, -29), (28, 29, -25), (60, 61, -27), (61.2, 61.4, -41),
+        ]
+        var events = sounds.map { RecurringEvent(classIndex: 0, onsetSeconds: $0.0, offsetSeconds: $0.1, peakDbfs: $0.2, confidence: 0.9) }
+        _ = RecurringEventFinder.groupBouts(&events, rhythm: rhythm, classIndex: 0)
+        var joined = RecurringEventFinder.joinTails(events)
+        #expect(joined.map(\.onsetSeconds) == [10, 14.5, 19, 21.5, 23.5, 24.8, 28, 60, 61.2])
+        #expect(joined[0].offsetSeconds == 11.6 && joined[1].offsetSeconds == 16.3 && joined[0].peakDbfs == -27)
+        let bouts = RecurringEventFinder.groupBouts(&joined, rhythm: rhythm, classIndex: 0)
+        #expect(bouts.map(\.eventCount) == [7])
+    }
+
     /// With `onTop`, a sound is one of the class's events only where the class is on top: four sounds scored 0.6 for
     /// class 0, two of them with class 1 at 0.9 beside it, are two events; without it, four.
     @Test func onTopAsksTheClassToBeHeardAboveTheOthers() {
