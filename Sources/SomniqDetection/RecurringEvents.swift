@@ -103,36 +103,34 @@ public enum RecurringEventFinder {
             let peaks = events.filter { $0.bout == bout }.map(\.peakDbfs).sorted()
             typicalPeak[bout] = peaks[peaks.count / 2]
         }
-        var joined: [RecurringEvent] = []
-        for event in events {
-            if var last = joined.last, let bout = event.bout, last.bout == bout,
-               event.onsetSeconds - last.offsetSeconds < tailGapSeconds, event.peakDbfs < typicalPeak[bout]! - tailDepthDb {
-                last.offsetSeconds = max(last.offsetSeconds, event.offsetSeconds)
-                last.confidence = max(last.confidence, event.confidence)
-                joined[joined.count - 1] = last
-            } else {
-                joined.append(event)
-            }
+        return joined(events) { last, event in
+            guard let bout = event.bout, last.bout == bout else { return false }
+            return event.onsetSeconds - last.offsetSeconds < tailGapSeconds && event.peakDbfs < typicalPeak[bout]! - tailDepthDb
         }
-        return joined
     }
 
-    /// Events (in onset order) whose onsets lie closer than the rhythm's `minIntervalSec` joined into one: from the
-    /// first's onset to the later offset, with the louder peak and the higher confidence.
+    /// Events (in onset order) whose onsets lie closer than the rhythm's `minIntervalSec` joined into one.
     static func joinClose(_ events: [RecurringEvent], rhythm: EventRhythm) -> [RecurringEvent] {
         guard rhythm.minIntervalSec > 0 else { return events }
-        var joined: [RecurringEvent] = []
+        return joined(events) { last, event in event.onsetSeconds - last.onsetSeconds < rhythm.minIntervalSec }
+    }
+
+    /// Events (in onset order) with each one that `isPartOf(last, event)` says belongs to the one before it joined into
+    /// that one: from the first's onset to the later offset, with the louder peak and the higher confidence.
+    private static func joined(_ events: [RecurringEvent],
+                               where isPartOf: (_ last: RecurringEvent, _ event: RecurringEvent) -> Bool) -> [RecurringEvent] {
+        var result: [RecurringEvent] = []
         for event in events {
-            if var last = joined.last, event.onsetSeconds - last.onsetSeconds < rhythm.minIntervalSec {
+            if var last = result.last, isPartOf(last, event) {
                 last.offsetSeconds = max(last.offsetSeconds, event.offsetSeconds)
                 last.peakDbfs = max(last.peakDbfs, event.peakDbfs)
                 last.confidence = max(last.confidence, event.confidence)
-                joined[joined.count - 1] = last
+                result[result.count - 1] = last
             } else {
-                joined.append(event)
+                result.append(event)
             }
         }
-        return joined
+        return result
     }
 
     /// Inside a bout the classifier may miss a snore or two (its rhythm features need a few breaths to settle, so the
