@@ -3,7 +3,7 @@ import SomniqModel
 import Testing
 
 /// Sleep talk comes as utterances, and coughs as spells (models/default: speech smoothed over 1 s, a 1 s debounce
-/// under balanced and its own 5 s merge gap; coughs whose onsets follow within 6 s are one spell). Each check has a
+/// under balanced and its own 8 s merge gap; coughs whose onsets follow within 6 s are one spell). Each check has a
 /// control: the same recording under the model without the setting, to show the check can fail.
 @Suite struct UtteranceAndSpellTests {
     let classes = defaultBundle.classifier.classes.count
@@ -11,7 +11,7 @@ import Testing
     let cough = defaultBundle.classifier.classes.firstIndex { $0.id == "cough" }!
 
     /// Three things said: 2 s from 10 s; then 1.5 s from 30 s and 2.5 s from 33 s, one utterance with a breath's
-    /// pause in it (1.5 s, under the 5 s gap), 18 s after the first (under the medium tier's 30 s).
+    /// pause in it (1.5 s, under the 8 s gap), 18 s after the first (under the medium tier's 30 s).
     let words: [(Double, Double)] = [(10, 12), (30, 31.5), (33, 35.5)]
 
     var sleepTalk: HandScoredRecording {
