@@ -15,8 +15,13 @@ private enum ReportedNights {
         return path
     }()
 
+    /// Read while other tests' `report` runs read the same database: the last of them to close it checkpoints the WAL
+    /// under an exclusive lock for a moment, so the check waits for it, as the tool's own store does (CI once saw
+    /// "database is locked" here).
     static func count(_ sql: String) throws -> Int {
-        try DatabaseQueue(path: database).read { db in try Int.fetchOne(db, sql: sql) ?? 0 }
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(30)
+        return try DatabaseQueue(path: database, configuration: configuration).read { db in try Int.fetchOne(db, sql: sql) ?? 0 }
     }
 }
 
