@@ -98,10 +98,8 @@ public enum RecurringEventFinder {
     /// less than `tailGapSeconds` after it ends and more than `tailDepthDb` under the bout's typical peak, it is
     /// joined into it, so that a bout counts its snores, not the pieces of them.
     static func joinTails(_ events: [RecurringEvent]) -> [RecurringEvent] {
-        var typicalPeak: [Int: Float] = [:]
-        for bout in Set(events.compactMap(\.bout)) {
-            let peaks = events.filter { $0.bout == bout }.map(\.peakDbfs).sorted()
-            typicalPeak[bout] = peaks[peaks.count / 2]
+        let typicalPeak = Dictionary(grouping: events.filter { $0.bout != nil }, by: { $0.bout! }).mapValues { members in
+            members.map(\.peakDbfs).sorted()[members.count / 2]
         }
         return joined(events) { last, event in
             guard let bout = event.bout, last.bout == bout else { return false }
