@@ -3,17 +3,27 @@ import SomniqFeatures
 /// The room's background level through a recording, from its 10 ms envelope: per second, the level its quietest
 /// tenth of 10 ms blocks reaches; then, per second, the lower quartile of those over the minute around it. A sound
 /// shorter than about three quarters of a minute never lifts it. Not causal: it serves timing after the fact.
+///
+/// A room is not one level: rain, a rattling fan or a recorded bedroom flickers by several dB from one 10 ms block to
+/// the next. How high the room alone reaches (`ceilingPerSecond`) is its typical level (the median block, read the
+/// same way) as far above that as its quiet tenth lies below it, so that a sound is timed from where it leaves the
+/// room's flicker, not its quietest moments. It is read from the room's lower half only, so a recording that is
+/// mostly one sound (a minute of snoring, a snore a breath) does not take that sound for the room's flicker.
 public struct BackgroundLevel: Sendable {
     /// dBFS per whole second of the recording.
     public let perSecond: [Float]
+    /// The top of the room's own flicker, dBFS per whole second: never below `perSecond`.
+    public let ceilingPerSecond: [Float]
 
     static let quietShare = 0.1
+    static let typicalShare = 0.5
     static let spanSeconds = 30
 
     public init(envelope: LevelEnvelope) {
         let perSecondBlocks = LevelEnvelope.rateHz
         let seconds = (envelope.count + perSecondBlocks - 1) / perSecondBlocks
         var quiet = [Float](repeating: 0, count: seconds)
+        var typical = [Float](repeating: 0, count: seconds)
         var scratch: [Float] = []
         for second in 0..<seconds {
             scratch.removeAll(keepingCapacity: true)
@@ -22,20 +32,36 @@ public struct BackgroundLevel: Sendable {
             }
             scratch.sort()
             quiet[second] = scratch[Int(Double(scratch.count - 1) * Self.quietShare)]
+            typical[second] = scratch[Int(Double(scratch.count - 1) * Self.typicalShare)]
         }
-        var result = [Float](repeating: 0, count: seconds)
-        for second in 0..<seconds {
+        perSecond = Self.lowerQuartileAround(quiet, scratch: &scratch)
+        ceilingPerSecond = zip(Self.lowerQuartileAround(typical, scratch: &scratch), perSecond).map { median, floor in
+            max(median, floor) + max(0, median - floor)
+        }
+    }
+
+    /// Per second, the lower quartile of `values` over the minute around it: what the room holds to while sounds
+    /// come and go (they fill fewer than three quarters of its seconds).
+    private static func lowerQuartileAround(_ values: [Float], scratch: inout [Float]) -> [Float] {
+        var result = [Float](repeating: 0, count: values.count)
+        for second in values.indices {
             scratch.removeAll(keepingCapacity: true)
-            scratch.append(contentsOf: quiet[max(0, second - Self.spanSeconds)..<min(seconds, second + Self.spanSeconds + 1)])
+            scratch.append(contentsOf: values[max(0, second - spanSeconds)..<min(values.count, second + spanSeconds + 1)])
             scratch.sort()
             result[second] = scratch[(scratch.count - 1) / 4]
         }
-        perSecond = result
+        return result
     }
 
     /// The background at time `seconds`, dBFS.
     public func at(seconds: Double) -> Float {
         guard !perSecond.isEmpty else { return FeatureExtractor.minimumDbfs }
         return perSecond[min(perSecond.count - 1, max(0, Int(seconds)))]
+    }
+
+    /// The top of the room's flicker at time `seconds`, dBFS.
+    public func ceiling(seconds: Double) -> Float {
+        guard !ceilingPerSecond.isEmpty else { return FeatureExtractor.minimumDbfs }
+        return ceilingPerSecond[min(ceilingPerSecond.count - 1, max(0, Int(seconds)))]
     }
 }

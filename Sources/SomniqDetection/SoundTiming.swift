@@ -13,6 +13,10 @@ public struct SoundTiming: Sendable {
     public static let minimumRiseDb: Float = 6
     /// Its extent is where it stays above the background by this share of its peak's rise (in dB).
     public static let riseShare: Float = 0.4
+    /// ... and above the top of the room's own flicker by this much, dB, as far as that asks no more than this share
+    /// of its rise: where the sound barely leaves the flicker, the two cannot be told apart by level.
+    public static let overFlickerDb: Float = 3
+    public static let flickerRiseShare: Float = 0.5
 
     public init(envelope: LevelEnvelope) {
         self.envelope = envelope
@@ -112,10 +116,12 @@ public struct SoundTiming: Sendable {
     }
 
     private func threshold(peak: Int) -> Float? {
-        let floor = background.at(seconds: LevelEnvelope.seconds(peak))
+        let seconds = LevelEnvelope.seconds(peak)
+        let floor = background.at(seconds: seconds)
         let rise = envelope[peak] - floor
         guard rise >= Self.minimumRiseDb else { return nil }
-        return floor + max(Self.minimumRiseDb, Self.riseShare * rise)
+        let outOfFlicker = min(background.ceiling(seconds: seconds) + Self.overFlickerDb, floor + Self.flickerRiseShare * rise)
+        return max(floor + max(Self.minimumRiseDb, Self.riseShare * rise), outOfFlicker)
     }
 
     /// The next block outward from `index` that is still part of the sound (directly, or across a short dip).
