@@ -83,7 +83,7 @@ public struct FitDataBuilder {
                 failure(error)
             }
         }
-        if augmentation.copies > 0 { result += steadyBackgrounds(augmentation) }
+        if augmentation.copies > 0 { result += steadyBackgrounds(augmentation) + chimes(augmentation) }
         return FitDataset(clips: result)
     }
 
@@ -105,6 +105,30 @@ public struct FitDataBuilder {
             }
         }
         return clips
+    }
+
+    /// Notification chimes, as examples of none of our sounds (a phone's ding is neither a sob nor speech): `chimes` clips,
+    /// each a chime (`SoundSynthesizer.chime`) at −45 to −15 dBFS after 1 s of one of the synthesised backgrounds, at
+    /// 10–40 dB SNR, 16 kHz. Their loud windows train; they are never scored.
+    func chimes(_ recipe: AugmentationRecipe) -> [FitDataset.Clip] {
+        (0..<recipe.chimes).map { index in
+            var random = SeededGenerator(seed: recipe.seed ^ ClipAugmentation.hash("chime") ^ UInt64(index + 1))
+            var synthesizer = SoundSynthesizer(sampleRate: 16_000, seed: random.next())
+            let level = random.uniform(-45 ... -15)
+            let chime = synthesizer.chime(levelDbfs: level)
+            let background = Background.synthesised[index % Background.synthesised.count]
+            let roomGain = Float(SoundSynthesizer.amplitude(dbfs: level - random.uniform(10...40)))
+            var samples = background.samples(count: 16_000 + chime.count + 8_000, sampleRate: 16_000, random: &random)
+                .map { $0 * roomGain }
+            for (offset, sample) in chime.enumerated() { samples[16_000 + offset] += Float(sample) }
+            let rows = windows(of: samples, sampleRate: 16_000)
+            let name = "synthesised chime \(index + 1)"
+            var clip = FitDataset.Clip(path: name, label: "chime", classID: nil, group: name, windows: rows,
+                                       windowClasses: rows.map { _ in nil },
+                                       used: FitDataset.activeWindows(levels: rows.map { $0[FeatureID.rmsDbfs.index] }))
+            clip.augmented = true
+            return clip
+        }
     }
 
     /// The perturbations of the invariance table: other recorder rates, ±10 dB, and a synthesised room at 10 dB SNR,

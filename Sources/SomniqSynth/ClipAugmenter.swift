@@ -29,6 +29,9 @@ public struct AugmentationRecipe: Sendable, Equatable {
     public var rates: [RecorderRate] = [.native, .hertz(4_000), .telephone, .hertz(16_000), .hertz(44_100)]
     /// Clips of each synthesised background alone, trained as none of the classes (a hum, a fan: not an event).
     public var steadyBackgrounds = 12
+    /// Synthesised notification chimes over a synthesised room, trained as none of the classes (a phone's ding is
+    /// neither a sob nor speech; `SoundSynthesizer.chime`).
+    public var chimes = 48
 
     public enum RecorderRate: Sendable, Equatable, CustomStringConvertible {
         case native, telephone
@@ -72,7 +75,8 @@ public struct AugmentationRecipe: Sendable, Equatable {
             + "wet \(reverbWet.lowerBound)–\(reverbWet.upperBound)); recorder rate one of "
             + rates.map(\.description).joined(separator: ", ") + " (the clip's own where that rate cannot hear its class); "
             + "clipped at full scale; and \(steadyBackgrounds) clips of each synthesised background alone (−65 to −25 dBFS) "
-            + "as examples of none of the classes"
+            + "and \(chimes) synthesised notification chimes (one to three struck notes at 400–2000 Hz, −45 to −15 dBFS, over "
+            + "a synthesised background at 10–40 dB SNR) as examples of none of the classes"
     }
 }
 

@@ -211,6 +211,45 @@ public struct SoundSynthesizer {
         return Self.normalise(output, levelDbfs: levelDbfs)
     }
 
+    /// The timbres of `chime`: partials (frequency ratio to the note, gain) of an electronic ding, a struck bar
+    /// (glockenspiel), a marimba's bar and a pure tone.
+    public static let chimeTimbres: [[(ratio: Double, gain: Double)]] = [
+        [(1, 1), (2, 0.35), (3, 0.12)],
+        [(1, 1), (2.76, 0.5), (5.40, 0.25), (8.93, 0.12)],
+        [(1, 1), (3.93, 0.3), (9.54, 0.08)],
+        [(1, 1)],
+    ]
+
+    /// A notification chime, as phones, laptops and doorbells make them: one to three struck notes 0.08–0.3 s apart,
+    /// each a few partials (one of `chimeTimbres`) ringing down over 0.1–0.7 s, the notes 400–2000 Hz. Not a sound
+    /// any class here is about: `fit` trains on such chimes as examples of none of them.
+    public mutating func chime(levelDbfs: Double) -> [Double] {
+        let timbre = Self.chimeTimbres[Int(random.unit() * Double(Self.chimeTimbres.count)) % Self.chimeTimbres.count]
+        let decay = random.uniform(0.1...0.7)
+        let notes = 1 + Int(random.unit() * 3) % 3
+        var onset = 0.0
+        var struck: [(onset: Double, frequency: Double)] = []
+        for _ in 0..<notes {
+            struck.append((onset, 400 * pow(5, random.unit())))
+            onset += random.uniform(0.08...0.3)
+        }
+        let n = count(struck.last!.onset + 4 * decay)
+        var output = [Double](repeating: 0, count: n)
+        for note in struck {
+            let start = count(note.onset)
+            for index in start..<n {
+                let time = Double(index - start) / sampleRate
+                // A 2 ms strike, then the ring-down; higher partials die sooner, as in a struck bar.
+                let strike = min(1, time / 0.002)
+                for partial in timbre where note.frequency * partial.ratio < sampleRate / 2 {
+                    output[index] += strike * partial.gain * exp(-time * partial.ratio.squareRoot() / decay)
+                        * sin(2 * Double.pi * note.frequency * partial.ratio * time)
+                }
+            }
+        }
+        return Self.normalise(output, levelDbfs: levelDbfs)
+    }
+
     // MARK: - Levels
 
     public static func amplitude(dbfs: Double) -> Double { pow(10, dbfs / 20) }

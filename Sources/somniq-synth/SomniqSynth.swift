@@ -9,7 +9,7 @@ struct SomniqSynthCommand: ParsableCommand {
         commandName: "somniq-synth",
         abstract: "Synthesise deterministic test audio: sample nights with ground truth, and analytic test signals.",
         subcommands: [NightCommand.self, DevNightsCommand.self, SignalCommand.self, RoomCommand.self, NoiseCommand.self,
-                      BadInputsCommand.self])
+                      ChimesCommand.self, BadInputsCommand.self])
 }
 
 /// Container and encoding options shared by the subcommands.
@@ -188,6 +188,37 @@ struct NoiseCommand: ParsableCommand {
         let writer = try AudioFileWriter(path: output, sampleRate: format.sampleRate, channelCount: format.channels,
                                          container: format.container, encoding: format.encoding)
         try writer.write(interleaved: format.channels == 1 ? samples : samples.flatMap { Array(repeating: $0, count: format.channels) })
+    }
+}
+
+struct ChimesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "chimes",
+        abstract: "Notification chimes in a quiet room (a phone's or a laptop's ding): none of the classes, nothing to alert on.",
+        discussion: "One chime (SoundSynthesizer.chime: one to three struck notes at 400-2000 Hz) every --every seconds, "
+            + "each a new one, over a quiet room (fan and road noise) at --room-level.")
+
+    @OptionGroup var format: AudioFormatOptions
+    @Option(help: "Length, minutes.") var minutes = 3.0
+    @Option(help: "Seconds from one chime to the next.") var every = 15.0
+    @Option(help: "Level of each chime, dBFS RMS over the chime.") var level = -30.0
+    @Option(help: "Level of the room, dBFS RMS.") var roomLevel = -55.0
+    @Option(help: "Audio file to write.") var output: String
+
+    func run() throws {
+        guard every > 0, minutes > 0 else { throw ValidationError("--every and --minutes must be positive") }
+        var room = QuietRoom(sampleRate: format.sampleRate, seed: format.seed, levelDbfs: roomLevel)
+        var samples = room.next(Int(minutes * 60 * Double(format.sampleRate)))
+        var synthesizer = SoundSynthesizer(sampleRate: format.sampleRate, seed: format.seed &+ 1)
+        var start = every / 2
+        while start < minutes * 60 {
+            let first = Int(start * Double(format.sampleRate))
+            for (offset, sample) in synthesizer.chime(levelDbfs: level).enumerated() where first + offset < samples.count {
+                samples[first + offset] += Float(sample)
+            }
+            start += every
+        }
+        try format.write(samples, to: output)
     }
 }
 

@@ -9,14 +9,10 @@ import Testing
         let scratch = Scratch()
         for (level, rate) in [(-55, 16_000), (-40, 44_100)] {
             let audio = scratch.file("\(kind)\(level).wav"), db = scratch.file("\(kind)\(level).sqlite")
-            let made = try CommandRunner.run(["noise", "--kind", kind, "--level=\(level)", "--minutes", "3",
-                                              "--sample-rate", String(rate), "--output", audio], product: "somniq-synth")
-            #expect(made.status == 0, "\(made.stderr)")
-            let running = try CommandRunner.start(["analyze", audio, "--db", db, "--profile", "all", "--quiet"],
-                                                  environment: ["SOMNIQ_MODEL": ""])
-            running.waitUntilExit()
-            #expect(running.terminationStatus == 0, "\(running.stderr)")
-            try DatabaseQueue(path: db).read { db in
+            let database = try CommandRunner.synthesiseAndAnalyse(
+                ["noise", "--kind", kind, "--level=\(level)", "--minutes", "3", "--sample-rate", String(rate)],
+                audio: audio, database: db)
+            try database.read { db in
                 let strict = try Int.fetchOne(db, sql: """
                     SELECT COUNT(*) FROM alerts WHERE profile IN ('very-conservative', 'conservative', 'balanced')
                     """)
