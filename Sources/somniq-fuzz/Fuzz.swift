@@ -13,7 +13,7 @@ import SomniqModel
 enum FuzzTarget: String {
     case model, audio, timeline
 
-    nonisolated(unsafe) static let rules = try? ModelBundle.load(path: "models/rules")
+    static let rules = try? ModelBundle.load(path: "models/rules")
 
     static let selected = FuzzTarget(rawValue: ProcessInfo.processInfo.environment["SOMNIQ_FUZZ_TARGET"] ?? "model") ?? .model
 
@@ -29,8 +29,8 @@ enum FuzzTarget: String {
             _ = try? JSONDecoder().decode(ClassifierModel.self, from: data)
             _ = try? JSONDecoder().decode(ProfileSet.self, from: data)
         case .audio:
-            FileManager.default.createFile(atPath: Self.scratchPath, contents: data)
-            guard let reader = try? AudioFileReader(path: Self.scratchPath) else { return }
+            guard FileManager.default.createFile(atPath: Self.scratchPath, contents: data),
+                  let reader = try? AudioFileReader(path: Self.scratchPath) else { return }
             // The features as the pipeline computes them (resampled to the analysis rate); bound the work per input,
             // as a header may promise hours. A feature the recording's band lacks is NaN by design; no other may be.
             let stream = FeatureStream(sampleRate: reader.format.sampleRate)
