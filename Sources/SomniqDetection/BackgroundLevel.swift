@@ -36,7 +36,7 @@ public struct BackgroundLevel: Sendable {
         }
         perSecond = Self.lowerQuartileAround(quiet, scratch: &scratch)
         ceilingPerSecond = zip(Self.lowerQuartileAround(typical, scratch: &scratch), perSecond).map { median, floor in
-            max(median, floor) + max(0, median - floor)
+            floor + 2 * max(0, median - floor)
         }
     }
 

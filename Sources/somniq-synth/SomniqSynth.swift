@@ -207,18 +207,13 @@ struct ChimesCommand: ParsableCommand {
 
     func run() throws {
         guard every > 0, minutes > 0 else { throw ValidationError("--every and --minutes must be positive") }
-        var room = QuietRoom(sampleRate: format.sampleRate, seed: format.seed, levelDbfs: roomLevel)
-        var samples = room.next(Int(minutes * 60 * Double(format.sampleRate)))
+        var room = SyntheticNight(seconds: minutes * 60, sampleRate: format.sampleRate, seed: format.seed,
+                                  backgroundDbfs: roomLevel)
         var synthesizer = SoundSynthesizer(sampleRate: format.sampleRate, seed: format.seed &+ 1)
-        var start = every / 2
-        while start < minutes * 60 {
-            let first = Int(start * Double(format.sampleRate))
-            for (offset, sample) in synthesizer.chime(levelDbfs: level).enumerated() where first + offset < samples.count {
-                samples[first + offset] += Float(sample)
-            }
-            start += every
+        for start in stride(from: every / 2, to: minutes * 60, by: every) {
+            room.add(synthesizer.chime(levelDbfs: level), at: start, label: nil)
         }
-        try format.write(samples, to: output)
+        try format.write(room.samples.map(Float.init), to: output)
     }
 }
 
