@@ -83,7 +83,7 @@ public struct FitDataBuilder {
                 failure(error)
             }
         }
-        if augmentation.copies > 0 { result += steadyBackgrounds(augmentation) + chimes(augmentation) }
+        if augmentation.copies > 0 { result += steadyBackgrounds(augmentation) + bedroomSounds(augmentation) }
         return FitDataset(clips: result)
     }
 
@@ -107,27 +107,30 @@ public struct FitDataBuilder {
         return clips
     }
 
-    /// Notification chimes, as examples of none of our sounds (a phone's ding is neither a sob nor speech): `chimes` clips,
-    /// each a chime (`SoundSynthesizer.chime`) at −45 to −15 dBFS after 1 s of one of the synthesised backgrounds, at
-    /// 10–40 dB SNR, 16 kHz. Their loud windows train; they are never scored.
-    func chimes(_ recipe: AugmentationRecipe) -> [FitDataset.Clip] {
-        (0..<recipe.chimes).map { index in
-            var random = SeededGenerator(seed: recipe.seed ^ ClipAugmentation.hash("chime") ^ UInt64(index + 1))
-            var synthesizer = SoundSynthesizer(sampleRate: 16_000, seed: random.next())
-            let level = random.uniform(-45 ... -15)
-            let chime = synthesizer.chime(levelDbfs: level)
-            let background = Background.synthesised[index % Background.synthesised.count]
-            let roomGain = Float(SoundSynthesizer.amplitude(dbfs: level - random.uniform(10...40)))
-            var samples = background.samples(count: 16_000 + chime.count + 8_000, sampleRate: 16_000, random: &random)
-                .map { $0 * roomGain }
-            for (offset, sample) in chime.enumerated() { samples[16_000 + offset] += Float(sample) }
-            let rows = windows(of: samples, sampleRate: 16_000)
-            let name = "synthesised chime \(index + 1)"
-            var clip = FitDataset.Clip(path: name, label: "chime", classID: nil, group: name, windows: rows,
-                                       windowClasses: rows.map { _ in nil },
-                                       used: FitDataset.activeWindows(levels: rows.map { $0[FeatureID.rmsDbfs.index] }))
-            clip.augmented = true
-            return clip
+    /// Synthesised bedroom sounds, as examples of none of our sounds (a phone's ding is neither a sob nor speech, teeth
+    /// grinding is not a cough, footsteps are not snoring): `recipe.count(of:)` clips of each `BedroomSound`, at its
+    /// training levels after 1 s of one of the synthesised backgrounds, at 10–40 dB SNR, 16 kHz. Their loud windows
+    /// train; they are never scored.
+    func bedroomSounds(_ recipe: AugmentationRecipe) -> [FitDataset.Clip] {
+        BedroomSound.allCases.flatMap { sound in
+            (0..<recipe.count(of: sound)).map { index in
+                var random = SeededGenerator(seed: recipe.seed ^ ClipAugmentation.hash(sound.name) ^ UInt64(index + 1))
+                var synthesizer = SoundSynthesizer(sampleRate: 16_000, seed: random.next())
+                let level = random.uniform(sound.trainingLevels)
+                let heard = sound.make(with: &synthesizer, levelDbfs: level)
+                let background = Background.synthesised[index % Background.synthesised.count]
+                let roomGain = Float(SoundSynthesizer.amplitude(dbfs: level - random.uniform(10...40)))
+                var samples = background.samples(count: 16_000 + heard.count + 8_000, sampleRate: 16_000, random: &random)
+                    .map { $0 * roomGain }
+                for (offset, sample) in heard.enumerated() { samples[16_000 + offset] += Float(sample) }
+                let rows = windows(of: samples, sampleRate: 16_000)
+                let name = "synthesised \(sound.name) \(index + 1)"
+                var clip = FitDataset.Clip(path: name, label: sound.name, classID: nil, group: name, windows: rows,
+                                           windowClasses: rows.map { _ in nil },
+                                           used: FitDataset.activeWindows(levels: rows.map { $0[FeatureID.rmsDbfs.index] }))
+                clip.augmented = true
+                return clip
+            }
         }
     }
 

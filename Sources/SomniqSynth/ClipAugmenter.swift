@@ -29,9 +29,22 @@ public struct AugmentationRecipe: Sendable, Equatable {
     public var rates: [RecorderRate] = [.native, .hertz(4_000), .telephone, .hertz(16_000), .hertz(44_100)]
     /// Clips of each synthesised background alone, trained as none of the classes (a hum, a fan: not an event).
     public var steadyBackgrounds = 12
-    /// Synthesised notification chimes over a synthesised room, trained as none of the classes (a phone's ding is
-    /// neither a sob nor speech; `SoundSynthesizer.chime`).
+    /// Synthesised bedroom sounds over a synthesised room, trained as none of the classes: notification chimes (a
+    /// phone's ding is neither a sob nor speech; `SoundSynthesizer.chime`). Teeth grinding and footsteps can be added
+    /// (`fit --teeth-grinding N --footsteps N`) but are not by default: learnt from the synthesiser they hardly changed
+    /// what recorded grinding and footsteps raise, and footsteps cost held-out snoring (the top-level README).
     public var chimes = 48
+    public var teethGrinding = 0
+    public var footsteps = 0
+
+    /// How many of `sound` train as none of the classes.
+    public func count(of sound: BedroomSound) -> Int {
+        switch sound {
+        case .chime: chimes
+        case .teethGrinding: teethGrinding
+        case .footsteps: footsteps
+        }
+    }
 
     public enum RecorderRate: Sendable, Equatable, CustomStringConvertible {
         case native, telephone
@@ -64,6 +77,15 @@ public struct AugmentationRecipe: Sendable, Equatable {
         return recipe
     }()
 
+    /// What `sound` is, and how it is made, in words.
+    static func described(_ sound: BedroomSound) -> (what: String, how: String) {
+        switch sound {
+        case .chime: ("notification chimes", "one to three struck notes at 400–2000 Hz")
+        case .teethGrinding: ("spells of teeth grinding", "runs of stick-slip clicks, or chattering taps")
+        case .footsteps: ("walks of footsteps", "4–10 heel strikes 0.45–0.75 s apart")
+        }
+    }
+
     /// The recipe in words, for the model's README.
     public var summary: String {
         guard copies > 0 else { return "no augmentation" }
@@ -74,9 +96,15 @@ public struct AugmentationRecipe: Sendable, Equatable {
             + "\(Int(reverbShare * 100))% with reverberation (\(reverbSeconds.lowerBound)–\(reverbSeconds.upperBound) s, "
             + "wet \(reverbWet.lowerBound)–\(reverbWet.upperBound)); recorder rate one of "
             + rates.map(\.description).joined(separator: ", ") + " (the clip's own where that rate cannot hear its class); "
-            + "clipped at full scale; and \(steadyBackgrounds) clips of each synthesised background alone (−65 to −25 dBFS) "
-            + "and \(chimes) synthesised notification chimes (one to three struck notes at 400–2000 Hz, −45 to −15 dBFS, over "
-            + "a synthesised background at 10–40 dB SNR) as examples of none of the classes"
+            + "clipped at full scale; and, as examples of none of the classes, \(steadyBackgrounds) clips of each synthesised "
+            + "background alone (−65 to −25 dBFS) and, each over a synthesised background at 10–40 dB SNR, "
+            + BedroomSound.allCases.filter { count(of: $0) > 0 }.map { sound in
+                let (what, how) = Self.described(sound)
+                let levels = [sound.trainingLevels.lowerBound, sound.trainingLevels.upperBound].map {
+                    String(format: "%g", $0).replacingOccurrences(of: "-", with: "−")
+                }
+                return "\(count(of: sound)) synthesised \(what) (\(how); \(levels[0]) to \(levels[1]) dBFS)"
+            }.joined(separator: ", ")
     }
 }
 

@@ -20,6 +20,11 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
         range.lowerBound + (range.upperBound - range.lowerBound) * unit()
     }
 
+    /// Exponentially distributed with `mean` (the gaps between events that come at random, at a mean rate).
+    public mutating func exponential(mean: Double) -> Double {
+        -mean * _log(max(1 - unit(), 1e-300))
+    }
+
     /// Standard normal (Box–Muller).
     public mutating func gaussian() -> Double {
         let u1 = max(unit(), 1e-300), u2 = unit()

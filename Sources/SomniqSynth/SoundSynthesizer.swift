@@ -250,6 +250,88 @@ public struct SoundSynthesizer {
         return Self.normalise(output, levelDbfs: levelDbfs)
     }
 
+    /// Teeth grinding (bruxism), as a sleeper's jaw makes it: one to four strokes of 0.4–1.5 s, each a run of
+    /// stick-slip clicks (30–150 a second, irregular, under the stroke's rise and fall) over the rasp of enamel
+    /// sliding on enamel, or, one time in three, chattering: single tooth taps 4–9 times a second for 1.5–4 s. The
+    /// clicks ring the teeth and jaw at 300–1400 Hz for a few milliseconds, and the jaw's muscles rumble low under each
+    /// stroke. Not a sound any class here is about: a click train, not a cough's burst with a body.
+    public mutating func teethGrinding(levelDbfs: Double) -> [Double] {
+        var clicks: [(time: Double, gain: Double)] = []
+        var rasp: [ClosedRange<Double>] = []
+        var time = 0.05
+        if random.unit() < 1.0 / 3 {
+            let end = time + random.uniform(1.5...4)
+            let rate = random.uniform(4...9)
+            while time < end {
+                clicks.append((time, random.uniform(0.5...1)))
+                time += (1 / rate) * random.uniform(0.8...1.2)
+            }
+        } else {
+            for _ in 0..<(1 + Int(random.unit() * 4) % 4) {
+                let length = random.uniform(0.4...1.5), rate = random.uniform(30...150)
+                var offset = 0.0
+                while offset < length {
+                    clicks.append((time + offset, sin(Double.pi * offset / length) * random.uniform(0.3...1)))
+                    offset += random.exponential(mean: 1 / rate)
+                }
+                rasp.append(time...(time + length))
+                time += length + random.uniform(0.1...0.6)
+            }
+        }
+        let n = count(time + 0.1)
+        var excitation = [Double](repeating: 0, count: n)
+        for click in clicks where count(click.time) < n { excitation[count(click.time)] += click.gain * 30 }
+        var friction = Biquad.bandPass(frequency: random.uniform(700...2000), q: 1.5, sampleRate: sampleRate)
+        var jaw = Biquad.bandPass(frequency: random.uniform(100...250), q: 1, sampleRate: sampleRate)
+        var rumble = [Double](repeating: 0, count: n)
+        for stroke in rasp {
+            for index in count(stroke.lowerBound)..<min(n, count(stroke.upperBound)) {
+                excitation[index] += 0.3 * friction.process(random.gaussian())
+                rumble[index] = 0.6 * jaw.process(random.gaussian())
+            }
+        }
+        var resonances = (0..<2).map { _ in
+            Biquad.bandPass(frequency: random.uniform(300...1400), q: random.uniform(2...6), sampleRate: sampleRate)
+        }
+        let output = excitation.indices.map { index in
+            rumble[index] + resonances.indices.reduce(0.0) { $0 + resonances[$1].process(excitation[index]) }
+        }
+        return Self.normalise(output, levelDbfs: levelDbfs)
+    }
+
+    /// Footsteps across a bedroom at night, barefoot or in slippers: 4–10 steps 0.45–0.75 s apart (each ±8%), every
+    /// heel strike a soft low thud (10 ms to land, then the floor's noisy ring near 60–140 Hz for 30–80 ms) with a faint
+    /// scuff above it (band-passed at 800–2500 Hz, 5–15 ms), one foot landing lighter than the other. Not a sound any class here is about.
+    public mutating func footsteps(levelDbfs: Double) -> [Double] {
+        let steps = 4 + Int(random.unit() * 7) % 7
+        let interval = random.uniform(0.45...0.75)
+        let floorHz = random.uniform(60...140), thudDecay = random.uniform(0.03...0.08)
+        let clickShare = random.uniform(0.05...0.5), clickDecay = random.uniform(0.005...0.015)
+        let lighterFoot = random.uniform(0.6...0.9)
+        var onsets: [Double] = []
+        var time = 0.05
+        for _ in 0..<steps {
+            onsets.append(time)
+            time += interval * random.uniform(0.92...1.08)
+        }
+        let n = count(time + 0.3)
+        var output = [Double](repeating: 0, count: n)
+        for (step, onset) in onsets.enumerated() {
+            let gain = (step % 2 == 0 ? 1 : lighterFoot) * random.uniform(0.85...1.15)
+            var scuff = Biquad.bandPass(frequency: random.uniform(800...2500), q: 1.2, sampleRate: sampleRate)
+            var floor = Biquad.bandPass(frequency: floorHz, q: 1.5, sampleRate: sampleRate)
+            let start = count(onset)
+            for index in start..<min(n, start + count(5 * thudDecay)) {
+                let elapsed = Double(index - start) / sampleRate
+                let ring = 0.4 * sin(2 * Double.pi * floorHz * elapsed) + 4 * floor.process(random.gaussian())
+                let thud = min(1, elapsed / 0.01) * exp(-elapsed / thudDecay) * ring
+                let click = 3 * clickShare * exp(-elapsed / clickDecay) * scuff.process(random.gaussian())
+                output[index] += gain * (thud + click)
+            }
+        }
+        return Self.normalise(output, levelDbfs: levelDbfs)
+    }
+
     // MARK: - Levels
 
     public static func amplitude(dbfs: Double) -> Double { pow(10, dbfs / 20) }

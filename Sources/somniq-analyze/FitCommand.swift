@@ -75,6 +75,14 @@ struct FitCommand: ParsableCommand {
                                valueName: "N"))
     var augment = AugmentationRecipe().copies
 
+    @Option(help: ArgumentHelp("Synthesised spells of teeth grinding to learn as none of the classes (with --augment 0: none).",
+                               valueName: "N"))
+    var teethGrinding = AugmentationRecipe().teethGrinding
+
+    @Option(help: ArgumentHelp("Synthesised walks of footsteps to learn as none of the classes (with --augment 0: none).",
+                               valueName: "N"))
+    var footsteps = AugmentationRecipe().footsteps
+
     @Option(help: ArgumentHelp("Seed of the augmentation.", valueName: "N"))
     var augmentSeed = AugmentationRecipe().seed
 
@@ -106,6 +114,9 @@ struct FitCommand: ParsableCommand {
             throw ValidationError("give --out to write a model, --cross-validate or --leave-one-source-out to score, or both")
         }
         if !(0...32).contains(augment) { throw ValidationError("--augment must lie in 0...32") }
+        if !(0...1000).contains(teethGrinding) || !(0...1000).contains(footsteps) {
+            throw ValidationError("--teeth-grinding and --footsteps must lie in 0...1000")
+        }
         if let k = crossValidate, k < 2 { throw ValidationError("--cross-validate needs at least 2 folds") }
         if !(1...6).contains(maxDepth) { throw ValidationError("--max-depth must lie in 1...6") }
         if !(1...1000).contains(rounds) { throw ValidationError("--rounds must lie in 1...1000") }
@@ -148,6 +159,8 @@ struct FitCommand: ParsableCommand {
             }
             var recipe = AugmentationRecipe()
             recipe.copies = augment
+            recipe.teethGrinding = teethGrinding
+            recipe.footsteps = footsteps
             recipe.seed = augmentSeed
             var backgroundPool = Background.synthesised
             if let backgrounds {

@@ -9,7 +9,7 @@ struct SomniqSynthCommand: ParsableCommand {
         commandName: "somniq-synth",
         abstract: "Synthesise deterministic test audio: sample nights with ground truth, and analytic test signals.",
         subcommands: [NightCommand.self, DevNightsCommand.self, SignalCommand.self, RoomCommand.self, NoiseCommand.self,
-                      ChimesCommand.self, BadInputsCommand.self])
+                      BedroomSoundsCommand.self, BadInputsCommand.self])
 }
 
 /// Container and encoding options shared by the subcommands.
@@ -191,17 +191,20 @@ struct NoiseCommand: ParsableCommand {
     }
 }
 
-struct ChimesCommand: ParsableCommand {
+struct BedroomSoundsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "chimes",
-        abstract: "Notification chimes in a quiet room (a phone's or a laptop's ding): none of the classes, nothing to alert on.",
-        discussion: "One chime (SoundSynthesizer.chime: one to three struck notes at 400-2000 Hz) every --every seconds, "
-            + "each a new one, over a quiet room (fan and road noise) at --room-level.")
+        commandName: "bedroom-sounds",
+        abstract: "Bedroom sounds of none of the classes in a quiet room (a phone's ding, teeth grinding, footsteps): nothing to alert on.",
+        discussion: "One --sound (SoundSynthesizer.chime: one to three struck notes at 400-2000 Hz; .teethGrinding: runs of "
+            + "stick-slip clicks or chattering taps; .footsteps: 4-10 heel strikes) every --every seconds, each a new one, "
+            + "over a quiet room (fan and road noise) at --room-level. 'chimes' is the same command.",
+        aliases: ["chimes"])
 
     @OptionGroup var format: AudioFormatOptions
+    @Option(help: "Which sound.") var sound = BedroomSound.chime
     @Option(help: "Length, minutes.") var minutes = 3.0
-    @Option(help: "Seconds from one chime to the next.") var every = 15.0
-    @Option(help: "Level of each chime, dBFS RMS over the chime.") var level = -30.0
+    @Option(help: "Seconds from one sound to the next.") var every = 15.0
+    @Option(help: "Level of each sound, dBFS RMS over the sound.") var level = -30.0
     @Option(help: "Level of the room, dBFS RMS.") var roomLevel = -55.0
     @Option(help: "Audio file to write.") var output: String
 
@@ -211,11 +214,13 @@ struct ChimesCommand: ParsableCommand {
                                   backgroundDbfs: roomLevel)
         var synthesizer = SoundSynthesizer(sampleRate: format.sampleRate, seed: format.seed &+ 1)
         for start in stride(from: every / 2, to: minutes * 60, by: every) {
-            room.add(synthesizer.chime(levelDbfs: level), at: start, label: nil)
+            room.add(sound.make(with: &synthesizer, levelDbfs: level), at: start, label: nil)
         }
         try format.write(room.samples.map(Float.init), to: output)
     }
 }
+
+extension BedroomSound: ExpressibleByArgument {}
 
 struct DevNightsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -8,10 +8,9 @@ import Testing
     func steadyNoiseRaisesNothingUnderBalancedAndNothingAboveLowAnywhere(kind: String) throws {
         let scratch = Scratch()
         for (level, rate) in [(-55, 16_000), (-40, 44_100)] {
-            let audio = scratch.file("\(kind)\(level).wav"), db = scratch.file("\(kind)\(level).sqlite")
             let database = try CommandRunner.synthesiseAndAnalyse(
                 ["noise", "--kind", kind, "--level=\(level)", "--minutes", "3", "--sample-rate", String(rate)],
-                audio: audio, database: db)
+                in: scratch, name: "\(kind)\(level)")
             try database.read { db in
                 let strict = try Int.fetchOne(db, sql: """
                     SELECT COUNT(*) FROM alerts WHERE profile IN ('very-conservative', 'conservative', 'balanced')

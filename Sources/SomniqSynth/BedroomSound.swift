@@ -1,0 +1,36 @@
+/// Sounds of a bedroom at night that are none of the classes the model knows, synthesised so that tests and
+/// `somniq-synth bedroom-sounds` can play them and `fit` can learn them as examples of none of the classes (chimes by
+/// default; `AugmentationRecipe`): a phone's ding, a sleeper's teeth grinding, someone walking across the room.
+public enum BedroomSound: String, CaseIterable, Sendable {
+    case chime
+    case teethGrinding = "teeth-grinding"
+    case footsteps
+
+    /// In words, for names and READMEs.
+    public var name: String {
+        switch self {
+        case .chime: "chime"
+        case .teethGrinding: "teeth grinding"
+        case .footsteps: "footsteps"
+        }
+    }
+
+    /// The levels `fit` hears it at, dBFS RMS over the sound: a chime from a phone across the room to one on the
+    /// pillow; grinding is quiet; steps from the hallway to beside the bed.
+    public var trainingLevels: ClosedRange<Double> {
+        switch self {
+        case .chime: -45 ... -15
+        case .teethGrinding: -50 ... -25
+        case .footsteps: -45 ... -20
+        }
+    }
+
+    /// One instance, at `levelDbfs`, from `synthesizer`'s generator.
+    public func make(with synthesizer: inout SoundSynthesizer, levelDbfs: Double) -> [Double] {
+        switch self {
+        case .chime: synthesizer.chime(levelDbfs: levelDbfs)
+        case .teethGrinding: synthesizer.teethGrinding(levelDbfs: levelDbfs)
+        case .footsteps: synthesizer.footsteps(levelDbfs: levelDbfs)
+        }
+    }
+}
