@@ -15,6 +15,15 @@ public enum BedroomSound: String, CaseIterable, Sendable {
         }
     }
 
+    /// What it is (plural) and how it is made, in words, for the model's README.
+    public var described: (what: String, how: String) {
+        switch self {
+        case .chime: ("notification chimes", "one to three struck notes at 400–2000 Hz")
+        case .teethGrinding: ("spells of teeth grinding", "runs of stick-slip clicks, or chattering taps")
+        case .footsteps: ("walks of footsteps", "4–10 heel strikes 0.45–0.75 s apart")
+        }
+    }
+
     /// The levels `fit` hears it at, dBFS RMS over the sound: a chime from a phone across the room to one on the
     /// pillow; grinding is quiet; steps from the hallway to beside the bed.
     public var trainingLevels: ClosedRange<Double> {

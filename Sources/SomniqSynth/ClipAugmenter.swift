@@ -77,15 +77,6 @@ public struct AugmentationRecipe: Sendable, Equatable {
         return recipe
     }()
 
-    /// What `sound` is, and how it is made, in words.
-    static func described(_ sound: BedroomSound) -> (what: String, how: String) {
-        switch sound {
-        case .chime: ("notification chimes", "one to three struck notes at 400–2000 Hz")
-        case .teethGrinding: ("spells of teeth grinding", "runs of stick-slip clicks, or chattering taps")
-        case .footsteps: ("walks of footsteps", "4–10 heel strikes 0.45–0.75 s apart")
-        }
-    }
-
     /// The recipe in words, for the model's README.
     public var summary: String {
         guard copies > 0 else { return "no augmentation" }
@@ -99,7 +90,7 @@ public struct AugmentationRecipe: Sendable, Equatable {
             + "clipped at full scale; and, as examples of none of the classes, \(steadyBackgrounds) clips of each synthesised "
             + "background alone (−65 to −25 dBFS) and, each over a synthesised background at 10–40 dB SNR, "
             + BedroomSound.allCases.filter { count(of: $0) > 0 }.map { sound in
-                let (what, how) = Self.described(sound)
+                let (what, how) = sound.described
                 let levels = [sound.trainingLevels.lowerBound, sound.trainingLevels.upperBound].map {
                     String(format: "%g", $0).replacingOccurrences(of: "-", with: "−")
                 }
