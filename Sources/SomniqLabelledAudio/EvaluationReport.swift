@@ -87,8 +87,8 @@ public enum EvaluationReport {
         }
     }
 
-    public static func eventsCSV(_ evaluation: EventEvaluation) throws -> String {
-        try CSVText.make { writer in
+    public static func eventsCSV(_ evaluation: EventEvaluation) -> String {
+        CSVText.make { writer in
             writer.write(row: csvHeader)
             for profile in evaluation.profiles {
                 for row in csvRows(profile: profile.profile, metric: "segment", profile.segmentBased) { writer.write(row: row) }
@@ -160,8 +160,8 @@ public enum EvaluationReport {
             }))
     }
 
-    public static func clipsCSV(_ evaluation: ClipEvaluation) throws -> String {
-        try CSVText.make { writer in
+    public static func clipsCSV(_ evaluation: ClipEvaluation) -> String {
+        CSVText.make { writer in
             writer.write(row: csvHeader)
             for row in csvRows(profile: "", metric: "clip", clipScores(evaluation)) where row[2] != "overall" {
                 writer.write(row: row)

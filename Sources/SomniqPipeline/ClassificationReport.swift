@@ -90,9 +90,9 @@ public enum ClassificationReport {
 
     /// Window rows (`record` = `window`), then per file one `summary` row per class with its seconds;
     /// the dominant class's row says `dominant`.
-    public static func csv(_ files: [File]) throws -> String {
+    public static func csv(_ files: [File]) -> String {
         let featureIDs = files.first(where: \.includeFeatures)?.data.featureIDs ?? []
-        return try CSVText.make { writer in
+        return CSVText.make { writer in
             writer.write(row: ["record", "file", "window", "start_s", "end_s", "class", "confidence", "seconds"] + featureIDs)
             for file in files {
                 for window in file.summary.windows {

@@ -97,8 +97,8 @@ public struct ClipCutter {
     }
 
     /// The index of written clips, RFC 4180 CSV.
-    public static func index(_ clips: [(recording: String, clip: Clip)]) throws -> String {
-        try CSVText.make { writer in
+    public static func index(_ clips: [(recording: String, clip: Clip)]) -> String {
+        CSVText.make { writer in
             writer.write(row: ["file", "recording", "class", "tier", "kind", "profile", "start_utc", "start_offset_s", "end_offset_s",
                                    "clip_start_offset_s", "clip_seconds"])
             for (recording, clip) in clips {

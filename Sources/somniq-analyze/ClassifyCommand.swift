@@ -43,7 +43,7 @@ struct ClassifyCommand: ParsableCommand {
         switch format {
         case .table: Terminal.output(ClassificationReport.table(reports))
         case .json: Terminal.output(try ClassificationReport.json(reports, bundle: bundle))
-        case .csv: Terminal.output(try ClassificationReport.csv(reports))
+        case .csv: Terminal.output(ClassificationReport.csv(reports))
         }
         if failed > 0 { throw ExitStatus.someInputsFailed }
     }

@@ -114,7 +114,7 @@ struct EvaluateCommand: ParsableCommand {
         switch format {
         case .table: Terminal.output(EvaluationReport.eventsTable(evaluation))
         case .json: Terminal.output(try EvaluationReport.eventsJSON(evaluation))
-        case .csv: Terminal.output(try EvaluationReport.eventsCSV(evaluation))
+        case .csv: Terminal.output(EvaluationReport.eventsCSV(evaluation))
         }
         if failures > 0 { throw ExitStatus.someInputsFailed }
     }
@@ -159,7 +159,7 @@ struct EvaluateCommand: ParsableCommand {
         switch format {
         case .table: Terminal.output(EvaluationReport.clipsTable(evaluation))
         case .json: Terminal.output(try EvaluationReport.clipsJSON(evaluation))
-        case .csv: Terminal.output(try EvaluationReport.clipsCSV(evaluation))
+        case .csv: Terminal.output(EvaluationReport.clipsCSV(evaluation))
         }
         if failures > 0 { throw ExitStatus.someInputsFailed }
     }

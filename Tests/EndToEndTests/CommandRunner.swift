@@ -49,7 +49,7 @@ enum CommandRunner {
         for path in [folder, folder + "/bin", folder + "/bin/somniq-analyze"] + (fileManager.enumerator(atPath: folder + "/models")?
             .compactMap { $0 as? String }.map { folder + "/models/" + $0 } ?? []) + [folder + "/models"] {
             var isDirectory: ObjCBool = false
-            fileManager.fileExists(atPath: path, isDirectory: &isDirectory)
+            guard fileManager.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
             let executable = isDirectory.boolValue || path.hasSuffix("/somniq-analyze")
             try! fileManager.setAttributes([.posixPermissions: executable ? 0o755 : 0o644], ofItemAtPath: path)
         }
@@ -62,8 +62,10 @@ enum CommandRunner {
                       asUser: UInt32? = nil, environment: [String: String] = [:]) throws -> Running {
         let scratch = Scratch()
         let outPath = scratch.file("stdout"), errPath = scratch.file("stderr")
-        FileManager.default.createFile(atPath: outPath, contents: nil)
-        FileManager.default.createFile(atPath: errPath, contents: nil)
+        guard FileManager.default.createFile(atPath: outPath, contents: nil),
+              FileManager.default.createFile(atPath: errPath, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: scratch.path])
+        }
         let process = Process()
         let executable = productsFolder.appendingPathComponent(product)
         var modelsFolder = root + "/models"

@@ -154,7 +154,7 @@ import Testing
 
     @Test func emptyHeaderOnlyAndTextFiles() throws {
         let empty = folder.file("empty.wav")
-        FileManager.default.createFile(atPath: empty, contents: Data())
+        #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
         expectError(empty, code: "empty", mentioning: "zero length")
 
         let full = try write([Float](repeating: 0.1, count: 1000), name: "full.wav")

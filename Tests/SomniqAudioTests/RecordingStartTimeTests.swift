@@ -15,7 +15,7 @@ import Testing
     @Test func resolvesInTheDocumentedOrder() throws {
         let folder = TemporaryFolder()
         let path = folder.file("sleep_recording_1000.wav")
-        FileManager.default.createFile(atPath: path, contents: Data([1]))
+        #expect(FileManager.default.createFile(atPath: path, contents: Data([1])))
         let modified = Date(timeIntervalSince1970: 5000)
         try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: path)
         let explicit = Date(timeIntervalSince1970: 42)
@@ -27,7 +27,7 @@ import Testing
             == .init(date: Date(timeIntervalSince1970: 1000), source: .fileName))
 
         let plain = folder.file("night.wav")
-        FileManager.default.createFile(atPath: plain, contents: Data([1]))
+        #expect(FileManager.default.createFile(atPath: plain, contents: Data([1])))
         try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: plain)
         #expect(RecordingStartTime.resolve(explicit: nil, path: plain, metadataDate: metadata, durationSeconds: 10)
             == .init(date: metadata, source: .metadata))

@@ -84,7 +84,7 @@ func groundTruth(_ path: String) throws -> [LabelledEvent] {
         let fileManager = FileManager.default
         try fileManager.createDirectory(atPath: folder + "/b/deeper", withIntermediateDirectories: true)
         for name in ["b/deeper/z.WAV", "a.caf", "notes.txt", ".hidden.wav", "b/c.Flac"] {
-            fileManager.createFile(atPath: folder + "/" + name, contents: Data([1]))
+            #expect(fileManager.createFile(atPath: folder + "/" + name, contents: Data([1])))
         }
         defer { try? fileManager.removeItem(atPath: folder) }
         let found = InputCollector.collect([folder, folder + "/a.caf", folder + "/missing.wav"])

@@ -200,7 +200,8 @@ func results(for data: RecordingData) -> [ProfileResult] {
         func data(spooled: Bool) throws -> RecordingData {
             var spool: FeatureSpool?
             if spooled {
-                spool = try #require(FeatureSpool(width: 2))
+                spool = FeatureSpool(width: 2)
+                #expect(spool != nil, "a spool in the temporary folder")
                 for window in 0..<windows { spool!.append(Array(features[(2 * window)..<(2 * window + 2)])) }
             }
             return RecordingData(path: "/nights/long.wav", container: "WAV", encoding: "PCM_16", sampleRate: 16_000,
