@@ -301,7 +301,8 @@ public struct SoundSynthesizer {
 
     /// Footsteps across a bedroom at night, barefoot or in slippers: 4–10 steps 0.45–0.75 s apart (each ±8%), every
     /// heel strike a soft low thud (10 ms to land, then the floor's noisy ring near 60–140 Hz for 30–80 ms) with a faint
-    /// scuff above it (band-passed at 800–2500 Hz, 5–15 ms), one foot landing lighter than the other. Not a sound any class here is about.
+    /// scuff above it (band-passed at 800–2500 Hz, 5–15 ms), one foot landing lighter than the other. Not a sound any
+    /// class here is about.
     public mutating func footsteps(levelDbfs: Double) -> [Double] {
         let steps = 4 + Int(random.unit() * 7) % 7
         let interval = random.uniform(0.45...0.75)

@@ -310,7 +310,9 @@ struct FitCommand: ParsableCommand {
 
     static func loadEvents(_ labels: String, files: [String]) throws -> [SoundEvent] {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: labels, isDirectory: &isDirectory), isDirectory.boolValue else { return try DCASETable.parse(contentsOf: labels) }
+        guard FileManager.default.fileExists(atPath: labels, isDirectory: &isDirectory), isDirectory.boolValue else {
+            return try DCASETable.parse(contentsOf: labels)
+        }
         return try files.flatMap { file -> [SoundEvent] in
             let name = (file as NSString).lastPathComponent
             let labelFile = (labels as NSString).appendingPathComponent((name as NSString).deletingPathExtension + ".txt")

@@ -100,4 +100,23 @@ import Testing
         let louder = ClipAugmentation(gainDecibels: 20).apply(to: clip, sampleRate: 16_000, backgrounds: [])
         #expect(louder.samples.max()! <= 1 && louder.samples.min()! >= -1, "clipped at full scale, as a recorder would")
     }
+
+    /// `fit --teeth-grinding N --footsteps N`: that many synthesised clips of each, trained as none of the classes, the
+    /// same for the same recipe, each named for its sound, and listed in the recipe's words; none by default.
+    @Test func bedroomSoundsTrainAsNoneOfTheClasses() {
+        let builder = FitDataBuilder(analyzer: RecordingAnalyzer(bundle: shippedBundle), map: LabelMap())
+        var recipe = AugmentationRecipe()
+        recipe.chimes = 1
+        #expect(!recipe.summary.contains("teeth grinding") && !recipe.summary.contains("footsteps"), "none by default")
+        recipe.teethGrinding = 2
+        recipe.footsteps = 3
+        let clips = builder.bedroomSounds(recipe)
+        #expect(clips.map(\.label) == ["chime", "teeth grinding", "teeth grinding", "footsteps", "footsteps", "footsteps"])
+        for clip in clips {
+            #expect(clip.augmented && clip.classID == nil && clip.windowClasses.allSatisfy { $0 == nil })
+            #expect(clip.used.contains(true), "\(clip.path): its loud windows train")
+        }
+        #expect(builder.bedroomSounds(recipe).map(\.windows) == clips.map(\.windows), "the same recipe, the same clips")
+        #expect(recipe.summary.contains("2 synthesised spells of teeth grinding") && recipe.summary.contains("3 synthesised walks of footsteps"))
+    }
 }

@@ -43,8 +43,8 @@ import Testing
         }
     }
 
-    /// Footsteps are 4-10 strikes at walking pace: each strike a block 20 dB over the quiet between steps, counted once
-    /// within 0.3 s, the strikes 0.4-0.85 s apart.
+    /// Footsteps are 4-10 strikes at walking pace: a strike is a 10 ms block within 20 dB of the loudest, counted once
+    /// within 0.3 s (the quiet between steps lies further down), the strikes 0.4-0.85 s apart.
     @Test func footstepsAreStrikesAtWalkingPace() {
         var synthesizer = SoundSynthesizer(sampleRate: 16_000, seed: 13)
         for _ in 0..<20 {
