@@ -134,15 +134,16 @@ public struct FitDataBuilder {
         }
     }
 
-    /// The perturbations of the invariance table: other recorder rates, ±10 dB, and a synthesised room at 10 dB SNR,
+    /// The perturbations of the invariance table: other recorder rates, ±10 dB, a synthesised room at 10 dB SNR,
     /// both from the clip's first sample (as the probe) and as a night hears it, after 4 s of the room alone
-    /// (the clip's prediction read from its own windows).
+    /// (the clip's prediction read from its own windows), and a phone's microphone (`MicrophoneResponse.phone`).
     public static let invarianceProbes: [(String, ClipAugmentation)] = [
         ("8 kHz", ClipAugmentation(rate: .hertz(8_000))), ("16 kHz", ClipAugmentation(rate: .hertz(16_000))),
         ("44.1 kHz", ClipAugmentation(rate: .hertz(44_100))), ("48 kHz", ClipAugmentation(rate: .hertz(48_000))),
         ("-10 dB", ClipAugmentation(gainDecibels: -10)), ("+10 dB", ClipAugmentation(gainDecibels: 10)),
         ("room at 10 dB SNR", ClipAugmentation(background: 2, snrDecibels: 10)),
         ("room at 10 dB SNR after 4 s of it", ClipAugmentation(background: 2, snrDecibels: 10, leadSeconds: 4)),
+        ("another microphone", ClipAugmentation(microphone: .phone)),
     ]
 
     /// The feature rows of audio held in memory.

@@ -29,6 +29,23 @@ public struct Biquad: Sendable {
         return Biquad(b0: (1 + cosW) / 2, b1: -(1 + cosW), b2: (1 + cosW) / 2, a0: 1 + alpha, a1: -2 * cosW, a2: 1 - alpha)
     }
 
+    /// A bell around `frequency`: `gainDecibels` at its centre, 0 dB far from it (a resonance or a dip).
+    public static func peaking(frequency: Double, q: Double, gainDecibels: Double, sampleRate: Double) -> Biquad {
+        let (cosW, alpha) = coefficients(frequency, q, sampleRate)
+        let a = pow(10, gainDecibels / 40)
+        return Biquad(b0: 1 + alpha * a, b1: -2 * cosW, b2: 1 - alpha * a, a0: 1 + alpha / a, a1: -2 * cosW, a2: 1 - alpha / a)
+    }
+
+    /// A shelf: 0 dB well below `frequency`, `gainDecibels` well above it (slope 1: as steep as it can be without a bump).
+    public static func highShelf(frequency: Double, gainDecibels: Double, sampleRate: Double) -> Biquad {
+        let a = pow(10, gainDecibels / 40)
+        let (cosW, alpha) = coefficients(frequency, 0.7071, sampleRate)
+        let root = 2 * a.squareRoot() * alpha
+        return Biquad(b0: a * ((a + 1) + (a - 1) * cosW + root), b1: -2 * a * ((a - 1) + (a + 1) * cosW),
+                      b2: a * ((a + 1) + (a - 1) * cosW - root), a0: (a + 1) - (a - 1) * cosW + root,
+                      a1: 2 * ((a - 1) - (a + 1) * cosW), a2: (a + 1) - (a - 1) * cosW - root)
+    }
+
     private static func coefficients(_ frequency: Double, _ q: Double, _ sampleRate: Double) -> (Double, Double) {
         let nyquistSafe = min(frequency, 0.45 * sampleRate)
         let omega = 2 * Double.pi * nyquistSafe / sampleRate

@@ -83,6 +83,10 @@ struct FitCommand: ParsableCommand {
                                valueName: "N"))
     var footsteps = AugmentationRecipe().footsteps
 
+    @Option(help: ArgumentHelp("Share of the augmented copies heard through another microphone (a low roll-off, a resonance, a shelf), 0...1.",
+                               valueName: "share"))
+    var microphones = AugmentationRecipe().microphoneShare
+
     @Option(help: ArgumentHelp("Seed of the augmentation.", valueName: "N"))
     var augmentSeed = AugmentationRecipe().seed
 
@@ -117,6 +121,7 @@ struct FitCommand: ParsableCommand {
         if !(0...1000).contains(teethGrinding) || !(0...1000).contains(footsteps) {
             throw ValidationError("--teeth-grinding and --footsteps must lie in 0...1000")
         }
+        if !(0...1).contains(microphones) { throw ValidationError("--microphones must lie in 0...1 (a share of the copies)") }
         if let k = crossValidate, k < 2 { throw ValidationError("--cross-validate needs at least 2 folds") }
         if !(1...6).contains(maxDepth) { throw ValidationError("--max-depth must lie in 1...6") }
         if !(1...1000).contains(rounds) { throw ValidationError("--rounds must lie in 1...1000") }
@@ -161,6 +166,7 @@ struct FitCommand: ParsableCommand {
             recipe.copies = augment
             recipe.teethGrinding = teethGrinding
             recipe.footsteps = footsteps
+            recipe.microphoneShare = microphones
             recipe.seed = augmentSeed
             var backgroundPool = Background.synthesised
             if let backgrounds {

@@ -104,7 +104,7 @@ import Testing
         let predictions = (report["kFold"] as? [String: Any])?["predictions"] as? [[String: Any]] ?? []
         #expect(predictions.count == 12)
         #expect(Set(shares.keys) == ["8 kHz", "16 kHz", "44.1 kHz", "48 kHz", "-10 dB", "+10 dB", "room at 10 dB SNR",
-                                      "room at 10 dB SNR after 4 s of it"])
+                                      "room at 10 dB SNR after 4 s of it", "another microphone"])
         #expect(!changes.isEmpty, "no perturbation changed any prediction: \(shares)")
         let predicted = Dictionary(uniqueKeysWithValues: predictions.map { ($0["path"] as! String, $0["predicted"] as! String) })
         for (probe, share) in shares {

@@ -101,6 +101,31 @@ import Testing
         #expect(louder.samples.max()! <= 1 && louder.samples.min()! >= -1, "clipped at full scale, as a recorder would")
     }
 
+    /// `fit --microphones SHARE`: that share of the copies heard through a microphone, each copy's other choices drawn as
+    /// without it (so `--microphones 0` refits a model fitted before microphones byte for byte), and said in the recipe's words.
+    @Test func aShareOfCopiesIsHeardThroughAnotherMicrophone() {
+        let pool = Background.synthesised
+        var colouring = AugmentationRecipe()
+        colouring.copies = 40
+        #expect(colouring.microphoneShare == 0.25, "a quarter by default")
+        colouring.microphoneShare = 0.5
+        var recipe = colouring
+        recipe.microphoneShare = 0
+        let plain = (0..<recipe.copies).map { ClipAugmentation(recipe: recipe, clip: "snore.wav", copy: $0, backgroundCount: pool.count) }
+        let coloured = (0..<recipe.copies).map { ClipAugmentation(recipe: colouring, clip: "snore.wav", copy: $0, backgroundCount: pool.count) }
+        #expect(plain.allSatisfy { $0.microphone == nil } && !recipe.summary.contains("microphone"), "none with a share of 0")
+        let heard = coloured.filter { $0.microphone != nil }.count
+        #expect((12...28).contains(heard), "about half of 40 copies through a microphone, \(heard)")
+        for (without, with) in zip(plain, coloured) {
+            let others = with.description.replacingOccurrences(of: with.microphone.map { ", \($0)" } ?? "", with: "")
+            #expect(others == without.description, "the copy's other choices unchanged: \(with)")
+            let a = without.apply(to: clip, sampleRate: 16_000, backgrounds: pool).samples
+            let b = with.apply(to: clip, sampleRate: 16_000, backgrounds: pool).samples
+            #expect((a == b) == (with.microphone == nil), "a microphone changes the copy, and only then")
+        }
+        #expect(colouring.summary.contains("50% through a microphone's response"))
+    }
+
     /// `fit --teeth-grinding N --footsteps N`: that many synthesised clips of each, trained as none of the classes, the
     /// same for the same recipe, each named for its sound, and listed in the recipe's words; none by default.
     @Test func bedroomSoundsTrainAsNoneOfTheClasses() {
