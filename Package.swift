@@ -83,7 +83,7 @@ let package = Package(
         .testTarget(name: "SomniqRegressionTests", dependencies: ["SomniqRegression", "SomniqPipeline"]),
         .testTarget(name: "SomniqReportsTests", dependencies: ["SomniqReports", .product(name: "CSV", package: "CSV.swift")]),
         .testTarget(name: "EndToEndTests", dependencies: [
-            "somniq-analyze", "somniq-synth", "somniq-fuzz", "SomniqSynth", "SomniqEvaluation",
+            "somniq-analyze", "somniq-synth", "somniq-fuzz", "SomniqSynth", "SomniqEvaluation", "SomniqAudio",
             .product(name: "GRDB", package: "GRDB.swift"), .product(name: "CSV", package: "CSV.swift"),
         ]),
     ]

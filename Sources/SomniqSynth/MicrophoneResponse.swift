@@ -22,8 +22,8 @@ public struct MicrophoneResponse: Sendable, Equatable, CustomStringConvertible {
     public static let shelfRange: ClosedRange<Double> = 1_000...3_000
     public static let shelfGainRange: ClosedRange<Double> = -8...8
 
-    /// The invariance table's other microphone: a phone's small capsule, deaf below 200 Hz, with a presence peak of
-    /// +6 dB at 2.5 kHz and a top 4 dB duller above 3 kHz.
+    /// The invariance table's other microphone: a phone's small capsule, rolling off below 200 Hz (−12 dB at
+    /// 100 Hz), with a presence peak of +6 dB at 2.5 kHz and a top 4 dB duller above 3 kHz.
     public static let phone = MicrophoneResponse(highPassHz: 200, resonanceHz: 2_500, resonanceDecibels: 6, resonanceQ: 1.5,
                                                  shelfHz: 3_000, shelfDecibels: -4)
 
