@@ -56,35 +56,44 @@ public struct FitDataBuilder {
                     }
                 }
                 result.append(original)
-                let name = (clip.path as NSString).lastPathComponent
-                let classBand = analyzer.bundle.classifier.classes.first { $0.id == classID }?.bandHz
-                for copy in 0..<augmentation.copies {
-                    var change = ClipAugmentation(recipe: augmentation, clip: name, copy: copy, backgroundCount: backgrounds.count)
-                    // Never over a background from the clip's own recording, nor through a recorder that cannot hear the
-                    // class (a smoke alarm's tone at 4 kHz): such a copy would teach the class as what is left without it.
-                    if let index = change.background, backgrounds[index].group == group { change.background = nil }
-                    if let band = classBand, !change.rate.hears(hertz: band) { change.rate = .native }
-                    let changed = change.apply(to: audio.samples, sampleRate: audio.sampleRate, backgrounds: backgrounds)
-                    let copyRows = windows(of: changed.samples, sampleRate: changed.sampleRate)
-                    // The background alone before the clip trains nothing; the clip's loud windows are found after it.
-                    let lead = min(change.leadWindows, copyRows.count)
-                    let sound = copyRows[lead...]
-                    let copyUsed = [Bool](repeating: false, count: lead)
-                        + (sound.count == used.count ? used : FitDataset.activeWindows(levels: sound.map { $0[FeatureID.rmsDbfs.index] }))
-                    var augmented = FitDataset.Clip(
-                        path: clip.path, label: clip.label, classID: classID, group: group, windows: copyRows,
-                        windowClasses: copyRows.indices.map { $0 < lead ? nil : classID }, used: copyUsed, source: clip.source)
-                    augmented.augmented = true
-                    augmented.backgroundGroup = change.background.flatMap { backgrounds[$0].group }
-                    augmented.backgroundSource = change.background.flatMap { backgrounds[$0].source }
-                    result.append(augmented)
-                }
+                result += copies(of: audio.samples, sampleRate: audio.sampleRate, of: original, augmentation: augmentation,
+                                 backgrounds: backgrounds)
             } catch {
                 failure(error)
             }
         }
         if augmentation.copies > 0 { result += steadyBackgrounds(augmentation) + bedroomSounds(augmentation) }
         return FitDataset(clips: result)
+    }
+
+    /// `clip` (whose audio is `samples`) heard in `augmentation.copies` other bedrooms (`ClipAugmentation`): copies that
+    /// train in its group and are never scored.
+    func copies(of samples: [Float], sampleRate: Int, of clip: FitDataset.Clip, augmentation: AugmentationRecipe,
+                backgrounds: [Background]) -> [FitDataset.Clip] {
+        let name = (clip.path as NSString).lastPathComponent
+        let classBand = analyzer.bundle.classifier.classes.first { $0.id == clip.classID }?.bandHz
+        return (0..<augmentation.copies).map { copy in
+            var change = ClipAugmentation(recipe: augmentation, clip: name, copy: copy, backgroundCount: backgrounds.count)
+            // Never over a background from the clip's own recording, nor through a recorder that cannot hear the
+            // class (a smoke alarm's tone at 4 kHz): such a copy would teach the class as what is left without it.
+            if let index = change.background, backgrounds[index].group == clip.group { change.background = nil }
+            if let band = classBand, !change.rate.hears(hertz: band) { change.rate = .native }
+            let changed = change.apply(to: samples, sampleRate: sampleRate, backgrounds: backgrounds)
+            let copyRows = windows(of: changed.samples, sampleRate: changed.sampleRate)
+            // The background alone before the clip trains nothing; the clip's loud windows are found after it.
+            let lead = min(change.leadWindows, copyRows.count)
+            let sound = copyRows[lead...]
+            let copyUsed = [Bool](repeating: false, count: lead)
+                + (sound.count == clip.used.count
+                    ? clip.used : FitDataset.activeWindows(levels: sound.map { $0[FeatureID.rmsDbfs.index] }))
+            var augmented = FitDataset.Clip(
+                path: clip.path, label: clip.label, classID: clip.classID, group: clip.group, windows: copyRows,
+                windowClasses: copyRows.indices.map { $0 < lead ? nil : clip.classID }, used: copyUsed, source: clip.source)
+            augmented.augmented = true
+            augmented.backgroundGroup = change.background.flatMap { backgrounds[$0].group }
+            augmented.backgroundSource = change.background.flatMap { backgrounds[$0].source }
+            return augmented
+        }
     }
 
     /// Steady backgrounds alone, as examples of none of our sounds (a fridge's hum is not a snore): `steadyBackgrounds`

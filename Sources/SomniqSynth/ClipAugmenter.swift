@@ -21,6 +21,10 @@ public struct AugmentationRecipe: Sendable, Equatable {
     /// half-seconds), so that the room is learnt before the sound as it is in a night; the windows within it do not
     /// train (`ClipAugmentation.leadWindows`).
     public var leadSeconds = 4.0
+    /// Share of the copies over a background that begin with the lead; the others mix it in from the clip's first
+    /// sample, as a clip cut around its sound is heard. All of them: with half, the clip card gained a little and the
+    /// development nights lost (the top-level README, "More capacity learns the sources").
+    public var leadShare = 1.0
     /// Share of copies given mild reverberation, its reverberation time (s) and wet level.
     public var reverbShare = 0.5
     public var reverbSeconds: ClosedRange<Double> = 0.2...0.6
@@ -86,7 +90,10 @@ public struct AugmentationRecipe: Sendable, Equatable {
         return "\(copies) copies per clip, seed \(seed): level \(Int(gainDecibels.lowerBound)) to +\(Int(gainDecibels.upperBound)) dB; "
             + "\(Int(backgroundShare * 100))% over a background (recorded backgrounds and synthesised brown and pink noise, "
             + "a fan with road noise, a mains hum) at \(Int(snrDecibels.lowerBound))–\(Int(snrDecibels.upperBound)) dB SNR, "
-            + "after \(String(format: "%g", leadSeconds)) s of the background alone; "
+            + (leadShare >= 1 ? "after \(String(format: "%g", leadSeconds)) s of the background alone; "
+                : leadShare > 0 ? "\(Int((leadShare * 100).rounded()))% of them after \(String(format: "%g", leadSeconds)) s of the "
+                    + "background alone, the others from the clip's first sample; "
+                : "from the clip's first sample; ")
             + "\(Int(reverbShare * 100))% with reverberation (\(reverbSeconds.lowerBound)–\(reverbSeconds.upperBound) s, "
             + "wet \(reverbWet.lowerBound)–\(reverbWet.upperBound)); "
             + (microphoneShare > 0 ? "\(Int(microphoneShare * 100))% through \(MicrophoneResponse.summary); " : "")
@@ -206,6 +213,8 @@ public struct ClipAugmentation: Sendable, CustomStringConvertible {
         let colours = random.unit() < recipe.microphoneShare
         let response = MicrophoneResponse(random: &random)
         microphone = colours ? response : nil
+        // Drawn after the microphone, so that a recipe where every copy has its lead draws every other choice as before.
+        if random.unit() >= recipe.leadShare { leadSeconds = 0 }
     }
 
     /// Analysis windows (1 s, every 0.5 s) that lie wholly within the lead, from the start of the copy (none without
@@ -230,7 +239,8 @@ public struct ClipAugmentation: Sendable, CustomStringConvertible {
     public var description: String {
         var parts = [String(format: "%+.1f dB", gainDecibels)]
         if let background {
-            parts.append("background \(background) at \(String(format: "%.1f", snrDecibels)) dB SNR after \(String(format: "%g", leadSeconds)) s of it")
+            let lead = leadSeconds > 0 ? "after \(String(format: "%g", leadSeconds)) s of it" : "from the first sample"
+            parts.append("background \(background) at \(String(format: "%.1f", snrDecibels)) dB SNR \(lead)")
         }
         if let reverb { parts.append(String(format: "reverb %.2f s wet %.2f", reverb.seconds, reverb.wet)) }
         if let microphone { parts.append(microphone.description) }

@@ -39,14 +39,11 @@ public struct MicrophoneResponse: Sendable, Equatable, CustomStringConvertible {
 
     /// A response drawn from the ranges above (frequencies evenly on a log scale, gains evenly in dB).
     public init(random: inout SeededGenerator) {
-        func logUniform(_ range: ClosedRange<Double>) -> Double {
-            exp(random.uniform(log(range.lowerBound)...log(range.upperBound)))
-        }
-        highPassHz = logUniform(Self.highPassRange)
-        resonanceHz = logUniform(Self.resonanceRange)
+        highPassHz = random.logUniform(Self.highPassRange)
+        resonanceHz = random.logUniform(Self.resonanceRange)
         resonanceDecibels = random.uniform(Self.resonanceGainRange)
         resonanceQ = random.uniform(Self.resonanceQRange)
-        shelfHz = logUniform(Self.shelfRange)
+        shelfHz = random.logUniform(Self.shelfRange)
         shelfDecibels = random.uniform(Self.shelfGainRange)
     }
 

@@ -20,6 +20,11 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
         range.lowerBound + (range.upperBound - range.lowerBound) * unit()
     }
 
+    /// Evenly on a log scale in `range` (frequencies, rates); `range` must be positive.
+    public mutating func logUniform(_ range: ClosedRange<Double>) -> Double {
+        _exp(uniform(_log(range.lowerBound)..._log(range.upperBound)))
+    }
+
     /// Exponentially distributed with `mean` (the gaps between events that come at random, at a mean rate).
     public mutating func exponential(mean: Double) -> Double {
         -mean * _log(max(1 - unit(), 1e-300))
@@ -34,4 +39,5 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
 
 import Foundation
 @inline(__always) func _log(_ x: Double) -> Double { Foundation.log(x) }
+@inline(__always) func _exp(_ x: Double) -> Double { Foundation.exp(x) }
 @inline(__always) func _cos(_ x: Double) -> Double { Foundation.cos(x) }

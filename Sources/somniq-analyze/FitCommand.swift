@@ -87,6 +87,10 @@ struct FitCommand: ParsableCommand {
                                valueName: "share"))
     var microphones = AugmentationRecipe().microphoneShare
 
+    @Option(help: ArgumentHelp("Share of the copies over a background that hear it alone for 4 s first (the others from the clip's first sample), 0...1.",
+                               valueName: "share"))
+    var leadShare = AugmentationRecipe().leadShare
+
     @Option(help: ArgumentHelp("Seed of the augmentation.", valueName: "N"))
     var augmentSeed = AugmentationRecipe().seed
 
@@ -122,6 +126,7 @@ struct FitCommand: ParsableCommand {
             throw ValidationError("--teeth-grinding and --footsteps must lie in 0...1000")
         }
         if !(0...1).contains(microphones) { throw ValidationError("--microphones must lie in 0...1 (a share of the copies)") }
+        if !(0...1).contains(leadShare) { throw ValidationError("--lead-share must lie in 0...1 (a share of the copies)") }
         if let k = crossValidate, k < 2 { throw ValidationError("--cross-validate needs at least 2 folds") }
         if !(1...6).contains(maxDepth) { throw ValidationError("--max-depth must lie in 1...6") }
         if !(1...1000).contains(rounds) { throw ValidationError("--rounds must lie in 1...1000") }
@@ -168,6 +173,7 @@ struct FitCommand: ParsableCommand {
             recipe.footsteps = footsteps
             recipe.microphoneShare = microphones
             recipe.seed = augmentSeed
+            recipe.leadShare = leadShare
             var backgroundPool = Background.synthesised
             if let backgrounds {
                 do {

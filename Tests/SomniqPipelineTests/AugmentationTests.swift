@@ -126,6 +126,36 @@ import Testing
         #expect(colouring.summary.contains("50% through a microphone's response"))
     }
 
+    /// `fit --lead-share SHARE`: that share of the copies over a background hear it alone first, the others mix it in
+    /// from the clip's first sample (a clip cut around its sound); every other choice is drawn as with a lead for all
+    /// (so `--lead-share 1` refits a model fitted before the share byte for byte), and the recipe says so.
+    @Test func aShareOfCopiesHearTheRoomFromTheClipsFirstSample() throws {
+        let pool = Background.synthesised
+        var always = AugmentationRecipe()
+        always.copies = 40
+        always.backgroundShare = 1
+        always.leadShare = 1
+        always.rates = [.native]
+        var half = always
+        half.leadShare = 0.5
+        let led = (0..<always.copies).map { ClipAugmentation(recipe: always, clip: "snore.wav", copy: $0, backgroundCount: pool.count) }
+        let mixed = (0..<half.copies).map { ClipAugmentation(recipe: half, clip: "snore.wav", copy: $0, backgroundCount: pool.count) }
+        #expect(led.allSatisfy { $0.leadSeconds == 4 && $0.leadWindows == 7 })
+        let fromStart = mixed.filter { $0.leadSeconds == 0 }
+        #expect((12...28).contains(fromStart.count), "about half of 40 copies without the lead, \(fromStart.count)")
+        for (with, without) in zip(led, mixed) {
+            #expect(with.description.replacingOccurrences(of: "after 4 s of it", with: "")
+                        == without.description.replacingOccurrences(of: "after 4 s of it", with: "")
+                            .replacingOccurrences(of: "from the first sample", with: ""),
+                    "the copy's other choices unchanged: \(without)")
+        }
+        let copy = try #require(fromStart.first)
+        #expect(copy.leadWindows == 0 && copy.apply(to: clip, sampleRate: 16_000, backgrounds: pool).samples.count == clip.count,
+                "no lead: the copy is as long as the clip, and every window of it trains")
+        #expect(!always.summary.contains("first sample") && always.summary.contains("after 4 s of the background alone"))
+        #expect(half.summary.contains("50% of them after 4 s of the background alone, the others from the clip's first sample"))
+    }
+
     /// `fit --teeth-grinding N --footsteps N`: that many synthesised clips of each, trained as none of the classes, the
     /// same for the same recipe, each named for its sound, and listed in the recipe's words; none by default.
     @Test func bedroomSoundsTrainAsNoneOfTheClasses() {
