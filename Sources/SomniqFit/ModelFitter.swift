@@ -30,6 +30,13 @@ public struct ModelFitter: Sendable {
         public var minPathWeight = 0.5
         /// Least number of clips (or labelled events) of a class to fit it.
         public var minExamples = 5
+        /// How far one corpus is kept from deciding what a class is not: each clip of the rest (every window that is
+        /// not the class) weighs n^−sourceBalance, n being the rest's clips from its source (the manifest's `source`;
+        /// one corpus gives half the development set's clips). 0: every clip the same; 1: every source the same.
+        /// The class's own clips are not balanced: a class with few sources would rest on single clips (a smoke alarm
+        /// of one source would be a third of the class). Half way, held out by source the classes are heard better,
+        /// and the development nights too (README, "One corpus is not what a sound is not").
+        public var sourceBalance = 0.5
         /// A condition's softness, as a share of its feature's interquartile range.
         public var softnessShare: Float = 0.05
         /// Features the trees may use: level and context features are left out, since absolute levels depend on
@@ -77,6 +84,8 @@ public struct ModelFitter: Sendable {
             }
         }
         let (rows, rowClass, rowClip) = (gatheredRows, gatheredClasses, gatheredClips)
+        // Clips without a source (synthesised examples, event-labelled recordings) count as one source.
+        let sources = dataset.clips.map { $0.source ?? "" }
         let softness = featureSoftness(rows)
         // Classes are fitted independently, on as many threads as there are cores; each result goes to its own slot,
         // so the model is the same whatever the scheduling.
@@ -108,7 +117,7 @@ public struct ModelFitter: Sendable {
             let parts: Int
             switch options.method {
             case .tree:
-                let weights = balancedWeights(labels: labels, clips: rowClip)
+                let weights = balancedWeights(labels: labels, clips: rowClip, sources: sources)
                 let tree = DecisionTree(samples: rows, labels: labels, weights: weights,
                                         features: options.features.map(\.index), maxDepth: options.maxDepth,
                                         minLeafWeight: options.minLeafShare * weights.reduce(0, +))
@@ -121,7 +130,7 @@ public struct ModelFitter: Sendable {
                     ? "Fitted, but no rule separates it from the rest; confidence 0."
                     : "Fitted: a depth-\(options.maxDepth) tree against the rest on \(examples) labelled examples."
             case .boosted:
-                fitted.score = boostedScore(rows: rows, labels: labels, clips: rowClip, dataset: dataset)
+                fitted.score = boostedScore(rows: rows, labels: labels, clips: rowClip, sources: sources, dataset: dataset)
                 parts = fitted.score!.trees.count
                 fitted.description = "Fitted: \(parts) boosted trees of depth \(options.maxDepth) against the rest on \(examples) "
                     + "labelled examples, calibrated on held-out folds."
@@ -157,14 +166,14 @@ public struct ModelFitter: Sendable {
     }
 
     /// A boosted points score for one class, calibrated on held-out scores of grouped folds of the clips.
-    func boostedScore(rows: [[Float]], labels: [Bool], clips rowClip: [Int], dataset: FitDataset) -> PointsScore {
+    func boostedScore(rows: [[Float]], labels: [Bool], clips rowClip: [Int], sources: [String], dataset: FitDataset) -> PointsScore {
         var boosting = GradientBoosting.Options()
         boosting.rounds = options.rounds
         boosting.maxDepth = options.maxDepth
         boosting.learningRate = options.learningRate
         boosting.minLeafShare = options.minLeafShare
         let features = options.features.map(\.index)
-        let boosted = GradientBoosting(samples: rows, labels: labels, weights: balancedWeights(labels: labels, clips: rowClip),
+        let boosted = GradientBoosting(samples: rows, labels: labels, weights: balancedWeights(labels: labels, clips: rowClip, sources: sources),
                                        features: features, options: boosting)
         // Held-out scores: each row scored by a model fitted without its clip's group.
         let clipIDs = Array(Set(rowClip)).sorted()
@@ -180,7 +189,7 @@ public struct ModelFitter: Sendable {
                 continue
             }
             let model = GradientBoosting(samples: training.map { rows[$0] }, labels: trainingLabels,
-                                         weights: balancedWeights(labels: trainingLabels, clips: training.map { rowClip[$0] }),
+                                         weights: balancedWeights(labels: trainingLabels, clips: training.map { rowClip[$0] }, sources: sources),
                                          features: features, options: boosting)
             for row in rows.indices where rowFold[row] == fold { heldOut[row] = model.score(rows[row]) }
         }
@@ -208,14 +217,25 @@ public struct ModelFitter: Sendable {
         clips.reduce(into: [:]) { $0[$1, default: 0] += 1 }
     }
 
-    /// Weights that give every clip of a side the same total, and both sides (class, rest) half each.
-    func balancedWeights(labels: [Bool], clips: [Int]) -> [Double] {
+        /// Weights that give both sides (class, rest) half each. A clip of the class weighs as much as any other; a clip of
+    /// the rest weighs n^−`sourceBalance`, n being the rest's clips from its source (`sources[clip]`). A clip's windows
+    /// share its weight.
+    func balancedWeights(labels: [Bool], clips: [Int], sources: [String]) -> [Double] {
         let windowsPerClip = Self.windowsPerClip(clips)
         var clipsPerSide = [false: Set<Int>(), true: Set<Int>()]
         for (label, clip) in zip(labels, clips) { clipsPerSide[label]!.insert(clip) }
+        var restPerSource: [String: Int] = [:]
+        for clip in clipsPerSide[false]! { restPerSource[sources[clip], default: 0] += 1 }
+        func clipWeight(_ clip: Int, side: Bool) -> Double {
+            side || options.sourceBalance == 0 ? 1 : pow(Double(restPerSource[sources[clip]]!), -options.sourceBalance)
+        }
+        var sideTotal: [Bool: Double] = [false: 0, true: 0]
+        for (side, sideClips) in clipsPerSide {
+            // Summed in clip order, so that the total (and the model) is the same whatever the set's order.
+            sideTotal[side] = sideClips.sorted().reduce(0) { $0 + clipWeight($1, side: side) }
+        }
         return zip(labels, clips).map { label, clip in
-            let sideClips = max(1, clipsPerSide[label]!.count)
-            return 0.5 / Double(sideClips) / Double(windowsPerClip[clip]!)
+            0.5 * clipWeight(clip, side: label) / max(sideTotal[label]!, .leastNormalMagnitude) / Double(windowsPerClip[clip]!)
         }
     }
 

@@ -6,7 +6,8 @@ import SomniqModel
 /// Writes a model folder: `model.json`, `profiles.json` and a README saying how the model was made.
 public enum ModelWriter {
     public static func write(model: ClassifierModel, profiles: ModelBundle, to folder: String, reports: [ModelFitter.ClassReport],
-                             augmentation: String? = nil, command: String, clips: Int, scores: String?) throws {
+                             augmentation: String? = nil, sourceBalance: Double = 0, command: String, clips: Int,
+                             scores: String?) throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -24,6 +25,11 @@ public enum ModelWriter {
             + "class has rule paths (one tree) or boosted trees (a points score; see `PointsScore` and the top-level README).\n\n"
             + (augmentation.map { "Augmentation (every training clip also heard as): \($0). Deterministic: the same data, "
                 + "command and seed refit this model byte for byte.\n\n" } ?? "")
+            + (sourceBalance > 0
+                ? "Weights: a class and the rest weigh half each; a clip of the class weighs as much as any other, a clip of "
+                    + "the rest from a source with n such clips weighs n^−\(String(format: "%g", sourceBalance)) "
+                    + "(`fit --source-balance`), so that one corpus does not decide what a class is not.\n\n"
+                : "")
             + "| class | fitted | examples | rule paths or trees | note |\n|---|---|---|---|---|\n"
         for report in reports {
             readme += "| \(report.classID) | \(report.fitted ? "yes" : "no") | \(report.positiveExamples) | \(report.paths) | \(report.note) |\n"

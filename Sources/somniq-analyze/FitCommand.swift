@@ -67,6 +67,10 @@ struct FitCommand: ParsableCommand {
     @Option(help: "Fewest labelled examples (clips or events) to fit a class.")
     var minExamples = 5
 
+    @Option(help: ArgumentHelp("A clip of the rest of a class (not the class) from a source with n such clips weighs n^-P (0: every clip the same; 1: every source the same), 0...1.",
+                               valueName: "P"))
+    var sourceBalance = ModelFitter.Options().sourceBalance
+
     @Option(help: ArgumentHelp("A class whose hand-written rule (from --base) stays beside its fitted score, the larger confidence winning (repeatable; default: smoke_detector, snoring, cough, speech).",
                                valueName: "class"))
     var backstop: [String] = []
@@ -126,6 +130,7 @@ struct FitCommand: ParsableCommand {
             throw ValidationError("--teeth-grinding and --footsteps must lie in 0...1000")
         }
         if !(0...1).contains(microphones) { throw ValidationError("--microphones must lie in 0...1 (a share of the copies)") }
+        if !(0...1).contains(sourceBalance) { throw ValidationError("--source-balance must lie in 0...1") }
         if !(0...1).contains(leadShare) { throw ValidationError("--lead-share must lie in 0...1 (a share of the copies)") }
         if let k = crossValidate, k < 2 { throw ValidationError("--cross-validate needs at least 2 folds") }
         if !(1...6).contains(maxDepth) { throw ValidationError("--max-depth must lie in 1...6") }
@@ -198,6 +203,7 @@ struct FitCommand: ParsableCommand {
         options.rounds = rounds
         options.learningRate = learningRate
         options.minExamples = minExamples
+        options.sourceBalance = sourceBalance
         if !backstop.isEmpty { options.backstops = Set(backstop) }
         let fitter = ModelFitter(options: options)
         var scoresText = ""
@@ -302,6 +308,7 @@ struct FitCommand: ParsableCommand {
         do {
             try ModelWriter.write(model: model, profiles: baseBundle, to: out, reports: reports,
                                   augmentation: augmentation.map { "\($0.recipe.summary); \($0.backgrounds) backgrounds in the pool" },
+                                  sourceBalance: options.sourceBalance,
                                   command: "somniq-analyze " + CommandLine.arguments.dropFirst().joined(separator: " "),
                                   clips: recordings, scores: format == .table ? scoresText : nil)
         } catch {

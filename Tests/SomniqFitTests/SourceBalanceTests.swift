@@ -1,0 +1,57 @@
+import Testing
+@testable import SomniqFit
+
+/// `fit --source-balance P`: both sides (the class, the rest) weigh half each; a clip of the class weighs as much as any
+/// other, a clip of the rest weighs n^−P (n: the rest's clips from its source); a clip's windows share its weight.
+@Suite struct SourceBalanceTests {
+    // The class: four clips of corpus A, one of recording B (two windows each).
+    // The rest: four clips of corpus C, one of recording D (one window each).
+    let labels: [Bool] = [true, true, true, true, true, true, true, true, true, true, false, false, false, false, false]
+    let clips = [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 6, 7, 8, 9]
+    let sources = ["A", "A", "A", "A", "B", "C", "C", "C", "C", "D"]
+
+    func weights(balance: Double, sources: [String]? = nil) -> [Double] {
+        var options = ModelFitter.Options()
+        options.sourceBalance = balance
+        return ModelFitter(options: options).balancedWeights(labels: labels, clips: clips, sources: sources ?? self.sources)
+    }
+
+    /// The total weight of the windows of `clipSet`.
+    func total(_ weights: [Double], of clipSet: Set<Int>) -> Double {
+        zip(clips, weights).filter { clipSet.contains($0.0) }.reduce(0) { $0 + $1.1 }
+    }
+
+    @Test(arguments: [0.0, 0.5, 1]) func eachSideWeighsHalfAndTheClassIsNotBalanced(balance: Double) {
+        let weights = weights(balance: balance)
+        #expect(abs(total(weights, of: [0, 1, 2, 3, 4]) - 0.5) < 1e-12 && abs(total(weights, of: [5, 6, 7, 8, 9]) - 0.5) < 1e-12)
+        for clip in 0..<5 {
+            #expect(weights[2 * clip] == weights[2 * clip + 1], "clip \(clip)'s two windows share its weight")
+            #expect(abs(total(weights, of: [clip]) - 0.1) < 1e-12, "each clip of the class a fifth of its half")
+        }
+    }
+
+    @Test func noBalanceWeighsEveryClipOfTheRestTheSame() {
+        let weights = weights(balance: 0)
+        for clip in 5..<10 { #expect(abs(total(weights, of: [clip]) - 0.1) < 1e-12) }
+    }
+
+    @Test func fullBalanceWeighsEverySourceOfTheRestTheSame() {
+        let weights = weights(balance: 1)
+        #expect(abs(total(weights, of: [5, 6, 7, 8]) - 0.25) < 1e-12, "corpus C: half of the rest's half")
+        #expect(abs(total(weights, of: [9]) - 0.25) < 1e-12, "recording D alone: the other half")
+    }
+
+    @Test func halfBalanceWeighsACorpusByTheRootOfItsSize() {
+        let weights = weights(balance: 0.5)
+        // C: 4 clips of 4^-0.5 = 2 against D's 1: a third of the rest for D instead of a fifth.
+        #expect(abs(total(weights, of: [5, 6, 7, 8]) / total(weights, of: [9]) - 2) < 1e-12)
+        #expect(abs(total(weights, of: [9]) - 0.5 / 3) < 1e-12)
+    }
+
+    @Test func oneSourceIsAsNoBalance() {
+        let one = [String](repeating: "", count: 10)
+        for (balanced, plain) in zip(weights(balance: 0.5, sources: one), weights(balance: 0)) {
+            #expect(abs(balanced - plain) < 1e-15, "clips without a source count as one source")
+        }
+    }
+}
