@@ -33,9 +33,10 @@ public struct ModelFitter: Sendable {
         /// How far one corpus is kept from deciding what a class is not: each clip of the rest (every window that is
         /// not the class) weighs n^−sourceBalance, n being the rest's clips from its source (the manifest's `source`;
         /// one corpus gives half the development set's clips). 0: every clip the same; 1: every source the same.
-        /// The class's own clips are not balanced: a class with few sources would rest on single clips (a smoke alarm
-        /// of one source would be a third of the class). Half way, held out by source the classes are heard better,
-        /// and the development nights too (README, "One corpus is not what a sound is not").
+        /// The class's own clips are not balanced: a class with few sources would rest on single clips (weighed by
+        /// source at full strength, the smoke alarm's one clip of a third source would be a third of the class).
+        /// Half way, held out by source the classes are heard better, and the development nights too (README, "One
+        /// corpus is not what a sound is not").
         public var sourceBalance = 0.5
         /// A condition's softness, as a share of its feature's interquartile range.
         public var softnessShare: Float = 0.05
