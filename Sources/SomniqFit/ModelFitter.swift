@@ -218,7 +218,7 @@ public struct ModelFitter: Sendable {
         clips.reduce(into: [:]) { $0[$1, default: 0] += 1 }
     }
 
-        /// Weights that give both sides (class, rest) half each. A clip of the class weighs as much as any other; a clip of
+    /// Weights that give both sides (class, rest) half each. A clip of the class weighs as much as any other; a clip of
     /// the rest weighs n^−`sourceBalance`, n being the rest's clips from its source (`sources[clip]`). A clip's windows
     /// share its weight.
     func balancedWeights(labels: [Bool], clips: [Int], sources: [String]) -> [Double] {
@@ -227,17 +227,18 @@ public struct ModelFitter: Sendable {
         for (label, clip) in zip(labels, clips) { clipsPerSide[label]!.insert(clip) }
         var restPerSource: [String: Int] = [:]
         for clip in clipsPerSide[false]! { restPerSource[sources[clip], default: 0] += 1 }
-        func clipWeight(_ clip: Int, side: Bool) -> Double {
-            side || options.sourceBalance == 0 ? 1 : pow(Double(restPerSource[sources[clip]]!), -options.sourceBalance)
-        }
-        var sideTotal: [Bool: Double] = [false: 0, true: 0]
+        // Each clip's share of its side, once per clip: its weight over its side's total (summed in clip order, so that
+        // the total, and the model, is the same whatever the sets' order).
+        var share: [Int: Double] = [:]
         for (side, sideClips) in clipsPerSide {
-            // Summed in clip order, so that the total (and the model) is the same whatever the set's order.
-            sideTotal[side] = sideClips.sorted().reduce(0) { $0 + clipWeight($1, side: side) }
+            let ordered = sideClips.sorted()
+            let weights = ordered.map { clip in
+                side || options.sourceBalance == 0 ? 1 : pow(Double(restPerSource[sources[clip]]!), -options.sourceBalance)
+            }
+            let total = max(weights.reduce(0, +), .leastNormalMagnitude)
+            for (clip, weight) in zip(ordered, weights) { share[clip] = 0.5 * weight / total }
         }
-        return zip(labels, clips).map { label, clip in
-            0.5 * clipWeight(clip, side: label) / max(sideTotal[label]!, .leastNormalMagnitude) / Double(windowsPerClip[clip]!)
-        }
+        return clips.map { share[$0]! / Double(windowsPerClip[$0]!) }
     }
 
     /// Softness per feature column: a share of its interquartile range (a small floor where that is 0).
