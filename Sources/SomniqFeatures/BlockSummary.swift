@@ -10,6 +10,9 @@ final class BlockSummary {
     /// Sum of the block's sub-frame power spectra.
     var powerSum: [Float]
     var subframeCount = 0
+    /// Sub-frames of digital silence (below `FeatureExtractor.noSignalDbfs`): a gap in the recording, which the
+    /// window's spectral time course leaves out (see `FeatureExtractor`).
+    var gapSubframes = 0
     var fluxSum: Float = 0
     var tonalitySum: Float = 0
     var tonalSubframes = 0
@@ -43,6 +46,7 @@ final class BlockSummary {
         zeroCrossings = 0
         for index in powerSum.indices { powerSum[index] = 0 }
         subframeCount = 0
+        gapSubframes = 0
         fluxSum = 0
         tonalitySum = 0
         tonalSubframes = 0

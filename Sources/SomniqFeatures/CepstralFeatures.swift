@@ -63,7 +63,7 @@ final class CepstralFeatures {
         swap(&self.logMel, &self.previousLogMel)
     }
 
-    /// Writes the family's features for the window of blocks `a` and `b`, whose sub-frames number `1 / scale`.
+    /// Writes the family's features for the window of blocks `a` and `b`, whose sub-frames with signal number `1 / scale`.
     func measure(_ a: BlockSummary, _ b: BlockSummary?, scale: Float, into features: inout FeatureVector) {
         for band in 0..<Self.bands { windowLogMel[band] = (a.logMelSum[band] + (b?.logMelSum[band] ?? 0)) * scale }
         filters.cepstrum(windowLogMel, into: &features)

@@ -256,7 +256,22 @@ public final class FeatureExtractor {
         return (totalSum, peakBin, envelopeSum, magnitudeSum, riseSum)
     }
 
+    /// Mean power under which a sub-frame is a gap (`noSignalDbfs`).
+    private static let noSignalPower = Float(pow(10, Double(noSignalDbfs) / 10))
+
     private func analyzeSubframe(_ frame: UnsafeBufferPointer<Float>, into block: BlockSummary) {
+        block.subframeCount += 1
+        var sumSquares: Float = 0
+        for value in frame { sumSquares += value * value }
+        if sumSquares < Self.noSignalPower * Float(frame.count) {
+            // Digital silence: a gap in the recording (an edit, padding, a recorder's gate), not a sub-frame of the
+            // sound, nor of the room. Its spectrum, and the change into or out of it, would describe the edit: the
+            // window's spectral means, spectral and mel flux, cepstral spread, tonality and room leave it out.
+            block.gapSubframes += 1
+            hasPreviousSubframe = false
+            breathing.add(lowBandPower: 0)
+            return
+        }
         let power = self.power, magnitude = self.magnitude, previousMagnitude = self.previousMagnitude
         hann.withUnsafeBufferPointer { window in analyzer.powerSpectrum(frame: frame, window: window, into: power) }
         let bins = power.count
@@ -276,7 +291,6 @@ public final class FeatureExtractor {
 
         cepstrum.add(UnsafeBufferPointer(power), follows: hasPreviousSubframe, to: block)
         hasPreviousSubframe = true
-        block.subframeCount += 1
         breathing.add(lowBandPower: pass.envelope)
     }
 
@@ -287,9 +301,11 @@ public final class FeatureExtractor {
         let b = second.map { blocks[$0] }
         level.measure(a, b, into: &features)
 
-        let scale = 1 / Float(a.subframeCount + (b?.subframeCount ?? 0))
+        // Means over the sub-frames that hold signal: a gap's (digital silence) would only dilute them.
+        let heard = a.subframeCount - a.gapSubframes + (b.map { $0.subframeCount - $0.gapSubframes } ?? 0)
+        let scale = 1 / Float(max(1, heard))
         for bin in windowPower.indices { windowPower[bin] = (a.powerSum[bin] + (b?.powerSum[bin] ?? 0)) * scale }
-        if features[.rmsDbfs] < Self.noSignalDbfs {
+        if features[.rmsDbfs] < Self.noSignalDbfs || heard == 0 {
             Self.clearSpectralShape(&features)
         } else {
             cepstrum.measure(a, b, scale: scale, into: &features)

@@ -6,10 +6,14 @@
 /// recording lacks (`requiredBandHz` above its Nyquist frequency) is NaN: missing, not silent.
 ///
 /// Notation: `x[n]` the window's samples (mono, [-1, 1]); `P[k]` the window's mean power spectrum
-/// (Welch: the average of the sixteen 1/16 s Hann-windowed sub-frame periodograms), `f[k]` bin
+/// (Welch: the average of the sixteen 1/16 s Hann-windowed sub-frame periodograms, gaps left out), `f[k]` bin
 /// frequency in Hz; `e[m]` the level of 10 ms micro-block `m` in dBFS; `floor` the background
 /// estimate of `noise_floor_dbfs` before this window. Levels are clamped at -120 dBFS; a window
-/// below -100 dBFS ("no signal") reports 0 for every spectral shape feature.
+/// below -100 dBFS ("no signal") reports 0 for every spectral shape feature. Within a window, a micro-block or
+/// sub-frame below -100 dBFS is a *gap*: digital silence, which no microphone records but editors, clip collections'
+/// padding and recorders' gates leave. A gap counts as the quietest room for `noise_floor_dbfs`, but the features
+/// of the sound's time course and spectrum leave it out (each says how): the step into or out of digital silence
+/// describes the edit, and one corpus's padding must not become what its class sounds like.
 public enum FeatureID: String, CaseIterable, Sendable, Codable {
     /// `10 log10(mean x²)`, dBFS, [-120, 0]. A full-scale sine reads -3.01.
     case rmsDbfs = "rms_dbfs"
@@ -22,15 +26,17 @@ public enum FeatureID: String, CaseIterable, Sendable, Codable {
     case noiseFloorDbfs = "noise_floor_dbfs"
     /// `rms_dbfs - noise_floor_dbfs`, dB: how loud the window is against this bedroom.
     case snrDb = "snr_db"
-    /// 10th-to-90th percentile spread of `e[m]`, dB: a steady sound is near 0, bursts are large.
+    /// 10th-to-90th percentile spread of `e[m]` over the micro-blocks that are not gaps, dB: a steady sound is near 0,
+    /// bursts are large.
     case levelRangeDb = "level_range_db"
-    /// Largest rise of `e[m]` over the mean of the three micro-blocks before it, dB: impulsive onsets.
+    /// Largest rise of `e[m]` over the mean of the three micro-blocks before it, dB: impulsive onsets. Not a rise out
+    /// of a gap (an edit's cut).
     case onsetStrengthDb = "onset_strength_db"
     /// Fraction of micro-blocks more than 10 dB above `floor`, [0, 1].
     case activeFraction = "active_fraction"
     /// Share of the modulation power of `e[m]` (mean removed; DFT at 1–15 Hz) at 3–8 Hz, [0, 1]:
     /// syllable-rate amplitude modulation, high for speech and laughter, low for a single smooth burst.
-    /// About 0.4 for a random envelope; 0 for windows under 0.5 s.
+    /// About 0.4 for a random envelope; 0 for windows under 0.5 s. A gap's level is read as the window's mean.
     case syllabicModulation = "syllabic_modulation"
     /// `Σ f P / Σ P`, Hz. A sine's centroid is its frequency.
     case spectralCentroidHz = "spectral_centroid_hz"
@@ -40,14 +46,15 @@ public enum FeatureID: String, CaseIterable, Sendable, Codable {
     case spectralFlatness = "spectral_flatness"
     /// Frequency below which 85% of the power lies, Hz.
     case spectralRolloffHz = "spectral_rolloff_hz"
-    /// Mean over consecutive sub-frames of `Σ max(0, |X_t| - |X_t-1|) / Σ |X_t|`, [0, 1]: how fast the spectrum changes.
+    /// Mean over consecutive sub-frames (neither a gap) of `Σ max(0, |X_t| - |X_t-1|) / Σ |X_t|`, [0, 1]: how fast the
+    /// spectrum changes.
     case spectralFlux = "spectral_flux"
     /// Frequency of the largest `P[k]` above 50 Hz, Hz.
     case dominantFrequencyHz = "dominant_frequency_hz"
-    /// Mean over sub-frames of the power within the Hann main lobe (±32 Hz) of the strongest peak above 50 Hz, over the
+    /// Mean over sub-frames (not gaps) of the power within the Hann main lobe (±32 Hz) of the strongest peak above 50 Hz, over the
     /// sub-frame's total above 50 Hz, [0, 1]: near 1 for a pure tone, near 0 for noise.
     case tonality = "tonality"
-    /// Fraction of sub-frames whose strongest peak holds at least half the sub-frame's power, [0, 1]: beeps and whistles.
+    /// Fraction of sub-frames (not gaps) whose strongest peak holds at least half the sub-frame's power, [0, 1]: beeps and whistles.
     case tonalFraction = "tonal_fraction"
     /// Peak of the window-corrected normalised autocorrelation (from `P`, bins below 50 Hz removed) at lags for 60–500 Hz, [0, 1]:
     /// voiced speech, crying, snoring flutter, music.
@@ -84,8 +91,8 @@ public enum FeatureID: String, CaseIterable, Sendable, Codable {
     case precedingQuietSeconds = "preceding_quiet_s"
 
     /// Mel-frequency cepstral coefficients 1–12 of the window: the DCT-II (orthonormal) of the mean over sub-frames
-    /// of `ln` energy in 24 triangular mel bands from 50 Hz to 4 kHz (the band every supported rate has, so the
-    /// coefficients mean the same at 8 kHz and 48 kHz). Dimensionless; coefficient 0 (overall level) is left out.
+    /// (not gaps) of `ln` energy in 24 triangular mel bands from 50 Hz to 4 kHz (the band every supported rate has, so
+    /// the coefficients mean the same at 8 kHz and 48 kHz). Dimensionless; coefficient 0 (overall level) is left out.
     case mfcc1 = "mfcc_1"
     case mfcc2 = "mfcc_2"
     case mfcc3 = "mfcc_3"
@@ -98,19 +105,19 @@ public enum FeatureID: String, CaseIterable, Sendable, Codable {
     case mfcc10 = "mfcc_10"
     case mfcc11 = "mfcc_11"
     case mfcc12 = "mfcc_12"
-    /// Mean over consecutive sub-frames of the mean absolute change of the 24 log mel energies, nepers (ln units):
+    /// Mean over consecutive sub-frames (neither a gap) of the mean absolute change of the 24 log mel energies, nepers:
     /// how much the spectral envelope moves, high for speech and crying, low for steady noise.
     case melFlux = "mel_flux"
 
-    /// Standard deviation over the window's sub-frames of cepstral coefficients 1–4: how the spectral envelope
+    /// Standard deviation over the window's sub-frames (not gaps) of cepstral coefficients 1–4: how the spectral envelope
     /// moves within the second (syllables, cries and snores change it; steady noise does not).
     case mfcc1Std = "mfcc_1_std"
     case mfcc2Std = "mfcc_2_std"
     case mfcc3Std = "mfcc_3_std"
     case mfcc4Std = "mfcc_4_std"
     /// The sound with the room taken off. Per mel band `b` (the 24 of the cepstrum), `E[b]` is the window's mean
-    /// energy and `N[b]` the room's in that band before this window: the window's quietest sub-frame in the band,
-    /// followed down at once and up at most 0.1 dB/s over the recording (as `noise_floor_dbfs`). The sound's energy
+    /// energy and `N[b]` the room's in that band before this window: the window's quietest sub-frame (not a gap) in
+    /// the band, followed down at once and up at most 0.1 dB/s over the recording (as `noise_floor_dbfs`). The sound's energy
     /// is `S[b] = max(E[b] - 2 N[b], 0)` (twice the quietest sub-frame: the room's mean, not its quietest moment),
     /// floored 30 dB under its strongest band. `clean_mfcc_k` is the DCT of `ln S` as `mfcc_k` is of `ln E`: the
     /// sound's spectral envelope, which a fan or road noise under it moves far less than it moves `mfcc_k`.

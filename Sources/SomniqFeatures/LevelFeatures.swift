@@ -29,18 +29,40 @@ struct LevelFeatures {
             return (values[low], values[high])
         }
 
+        // A gap (digital silence: an edit, padding, a recorder's gate) is the quietest room there can be, but no part
+        // of the sound's time course: the spread and the syllabic rhythm are read from the micro-blocks with signal.
+        var heard = 0
+        for index in 0..<levelCount where levels[index] >= FeatureExtractor.noSignalDbfs { heard += 1 }
+        var range = p90 - p10
+        if heard < levelCount {
+            range = 0
+            if heard > 0 {
+                var kept = 0
+                for index in 0..<levelCount where levels[index] >= FeatureExtractor.noSignalDbfs {
+                    sortedLevels[kept] = levels[index]
+                    kept += 1
+                }
+                let low = Int(Float(kept - 1) * 0.1), high = Int(Float(kept - 1) * 0.9)
+                range = sortedLevels.withUnsafeMutableBufferPointer { values in
+                    Self.select(high, in: values, from: 0, to: kept)
+                    Self.select(low, in: values, from: 0, to: high)
+                    return values[high] - values[low]
+                }
+            }
+        }
+
         let floorBefore = noiseFloor.floorDbfs ?? p10
         features[.rmsDbfs] = rms
         features[.peakDbfs] = peakDbfs
         features[.crestDb] = max(0, peakDbfs - rms)
         features[.noiseFloorDbfs] = floorBefore
         features[.snrDb] = rms - floorBefore
-        features[.levelRangeDb] = p90 - p10
+        features[.levelRangeDb] = range
         features[.onsetStrengthDb] = onsetStrength(count: levelCount)
         var active = 0
         for index in 0..<levelCount where levels[index] > floorBefore + 10 { active += 1 }
         features[.activeFraction] = Float(active) / Float(levelCount)
-        features[.syllabicModulation] = syllabicModulation(count: levelCount)
+        features[.syllabicModulation] = syllabicModulation(count: levelCount, heard: heard)
         features[.zeroCrossingRate] = Float(a.zeroCrossings + (b?.zeroCrossings ?? 0)) / Float(sampleCount)
         noiseFloor.update(candidateDbfs: p10)
     }
@@ -70,29 +92,33 @@ struct LevelFeatures {
         }
     }
 
-    /// Largest rise of a 10 ms level over the mean of the three before it, dB.
+    /// Largest rise of a 10 ms level over the mean of the three before it, dB. A rise out of a gap (digital silence)
+    /// is where an edit cut the recording, not where a sound began, and is not counted.
     private func onsetStrength(count: Int) -> Float {
         var strongest: Float = 0
         guard count > 3 else { return 0 }
-        for index in 3..<count {
+        let gap = FeatureExtractor.noSignalDbfs
+        for index in 3..<count where levels[index - 1] >= gap && levels[index - 2] >= gap && levels[index - 3] >= gap {
             let before = (levels[index - 1] + levels[index - 2] + levels[index - 3]) / 3
             strongest = max(strongest, levels[index] - before)
         }
         return strongest
     }
 
-    /// Share of the envelope's modulation power (1–15 Hz) that lies at syllable rates (3–8 Hz).
-    private func syllabicModulation(count: Int) -> Float {
-        guard count >= AnalysisGrid.microBlocksPerBlock else { return 0 }
+    /// Share of the envelope's modulation power (1–15 Hz) that lies at syllable rates (3–8 Hz), of the `heard`
+    /// micro-blocks with signal (a gap's level is read as their mean: no modulation).
+    private func syllabicModulation(count: Int, heard: Int) -> Float {
+        guard count >= AnalysisGrid.microBlocksPerBlock, heard > 0 else { return 0 }
         var mean: Float = 0
-        for index in 0..<count { mean += levels[index] }
-        mean /= Float(count)
+        let gap = FeatureExtractor.noSignalDbfs
+        for index in 0..<count where heard == count || levels[index] >= gap { mean += levels[index] }
+        mean /= Float(heard)
         var syllabic: Float = 0, total: Float = 0
         for frequency in 1...15 {
             var re: Float = 0, im: Float = 0
             let cosines = Self.modulationCosines[frequency - 1], sines = Self.modulationSines[frequency - 1]
             for index in 0..<count {
-                let value = levels[index] - mean
+                let value = levels[index] >= gap ? levels[index] - mean : 0
                 re += value * cosines[index]
                 im -= value * sines[index]
             }

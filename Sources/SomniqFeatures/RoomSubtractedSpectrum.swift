@@ -28,8 +28,9 @@ final class RoomSubtractedSpectrum {
         cleanLog = [Float](repeating: 0, count: bands)
     }
 
-    /// Writes the family's features for the window of blocks `a` and `b`, whose sub-frames number `1 / scale`,
-    /// then takes the window's quietest sub-frames as the room's candidate.
+    /// Writes the family's features for the window of blocks `a` and `b`, whose sub-frames with signal number
+    /// `1 / scale`, then takes the window's quietest sub-frames as the room's candidate (a gap of digital silence says
+    /// nothing of the room).
     func measure(_ a: BlockSummary, _ b: BlockSummary?, scale: Float, into features: inout FeatureVector) {
         var total: Float = 0, cleanTotal: Float = 0, strongest: Float = 0
         for band in 0..<bands {

@@ -145,7 +145,8 @@ public struct FitDataBuilder {
 
     /// The perturbations of the invariance table: other recorder rates, ±10 dB, a synthesised room at 10 dB SNR,
     /// both from the clip's first sample (as the probe) and as a night hears it, after 4 s of the room alone
-    /// (the clip's prediction read from its own windows), and a phone's microphone (`MicrophoneResponse.phone`).
+    /// (the clip's prediction read from its own windows), a phone's microphone (`MicrophoneResponse.phone`), and
+    /// digital silence after or before the clip, as clip collections pad their clips and editors cut them.
     public static let invarianceProbes: [(String, ClipAugmentation)] = [
         ("8 kHz", ClipAugmentation(rate: .hertz(8_000))), ("16 kHz", ClipAugmentation(rate: .hertz(16_000))),
         ("44.1 kHz", ClipAugmentation(rate: .hertz(44_100))), ("48 kHz", ClipAugmentation(rate: .hertz(48_000))),
@@ -153,6 +154,8 @@ public struct FitDataBuilder {
         ("room at 10 dB SNR", ClipAugmentation(background: 2, snrDecibels: 10)),
         ("room at 10 dB SNR after 4 s of it", ClipAugmentation(background: 2, snrDecibels: 10, leadSeconds: 4)),
         ("another microphone", ClipAugmentation(microphone: .phone)),
+        ("1 s of digital silence after it", ClipAugmentation(padding: (before: 0, after: 1))),
+        ("1 s of digital silence before it", ClipAugmentation(padding: (before: 1, after: 0))),
     ]
 
     /// The feature rows of audio held in memory.

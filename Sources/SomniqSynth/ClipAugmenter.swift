@@ -194,6 +194,9 @@ public struct ClipAugmentation: Sendable, CustomStringConvertible {
     public var noiseSeed: UInt64
     /// Seconds of the background alone before the clip, when it is mixed over one.
     public var leadSeconds: Double = 0
+    /// Seconds of digital silence (zeros) before and after the copy, as clip collections pad and cut their clips
+    /// (probes only).
+    public var padding: (before: Double, after: Double) = (0, 0)
 
     /// The `copy`-th augmentation of the clip named `name`.
     public init(recipe: AugmentationRecipe, clip name: String, copy: Int, backgroundCount: Int) {
@@ -225,7 +228,9 @@ public struct ClipAugmentation: Sendable, CustomStringConvertible {
 
     /// A fixed perturbation (for invariance probes): only what is given changes.
     public init(gainDecibels: Double = 0, background: Int? = nil, snrDecibels: Double = 0, leadSeconds: Double = 0,
-                microphone: MicrophoneResponse? = nil, rate: AugmentationRecipe.RecorderRate = .native) {
+                microphone: MicrophoneResponse? = nil, rate: AugmentationRecipe.RecorderRate = .native,
+                padding: (before: Double, after: Double) = (0, 0)) {
+        self.padding = padding
         self.gainDecibels = gainDecibels
         self.background = background
         self.snrDecibels = snrDecibels
@@ -245,6 +250,9 @@ public struct ClipAugmentation: Sendable, CustomStringConvertible {
         if let reverb { parts.append(String(format: "reverb %.2f s wet %.2f", reverb.seconds, reverb.wet)) }
         if let microphone { parts.append(microphone.description) }
         parts.append("rate \(rate)")
+        if padding.before > 0 || padding.after > 0 {
+            parts.append(String(format: "%g s of digital silence before, %g s after", padding.before, padding.after))
+        }
         return parts.joined(separator: ", ")
     }
 
@@ -280,7 +288,12 @@ public struct ClipAugmentation: Sendable, CustomStringConvertible {
             outputRate = 8_000
             signal = Resampler.convert(signal, from: sampleRate, to: 8_000, cutoffHz: 3_400)
         }
-        return (signal.map { max(-1, min(1, $0 * gain)) }, outputRate)
+        signal = signal.map { max(-1, min(1, $0 * gain)) }
+        if padding.before > 0 || padding.after > 0 {
+            func zeros(_ seconds: Double) -> [Float] { [Float](repeating: 0, count: Int((seconds * Double(outputRate)).rounded())) }
+            signal = zeros(padding.before) + signal + zeros(padding.after)
+        }
+        return (signal, outputRate)
     }
 
     /// Mean power of the loud half of the clip's 10 ms blocks: the level of the sound, not of its pauses.

@@ -93,6 +93,37 @@ func median(_ values: [Float]) -> Float { values.sorted()[values.count / 2] }
         }
     }
 
+    /// Digital silence is an edit (padding, a cut, a recorder's gate), not part of a sound: a window half in a gap reads
+    /// the spectrum and time course of the sound it holds, as a window wholly in the sound does.
+    @Test func aGapOfDigitalSilenceIsNotPartOfTheSound() {
+        var synth = SoundSynthesizer(sampleRate: 16_000, seed: 11)
+        let sound = synth.roomNoise(seconds: 2, levelDbfs: -30).map(Float.init)
+        let windows = extractFeatures(sound + [Float](repeating: 0, count: 2 * 16_000), sampleRate: 16_000)
+        let whole = windows[2], half = windows[3]  // 1.0–2.0 s: the sound; 1.5–2.5 s: half of it, then the gap
+        #expect(abs(half[.levelRangeDb] - whole[.levelRangeDb]) < 2, "\(half[.levelRangeDb]) vs \(whole[.levelRangeDb])")
+        for id in FeatureID.mfccs.prefix(4) + [.melFlux, .spectralFlux, .tonality] {
+            #expect(abs(half[id] - whole[id]) <= 0.15 * abs(whole[id]) + 0.1, "\(id): \(half[id]) vs \(whole[id])")
+        }
+        // Spreads from half the sub-frames scatter more, but the step into the gap must not inflate them.
+        for id in FeatureID.mfccSpreads + [.syllabicModulation] {
+            #expect(half[id] <= 1.5 * whole[id] + 0.1, "\(id): \(half[id]) vs \(whole[id])")
+        }
+        #expect(windows[5][.rmsDbfs] == FeatureExtractor.minimumDbfs, "the gap alone is no signal")
+    }
+
+    /// A rise out of digital silence is where an edit cut the recording; a rise out of a room, however quiet, is an onset.
+    @Test func aRiseOutOfAGapIsNoOnsetAndOutOfARoomIsOne() {
+        var synth = SoundSynthesizer(sampleRate: 16_000, seed: 12)
+        let sound = synth.roomNoise(seconds: 2, levelDbfs: -30).map(Float.init)
+        let gap = [Float](repeating: 0, count: 2 * 16_000)
+        let room = synth.roomNoise(seconds: 2, levelDbfs: -90).map(Float.init)
+        let afterGap = extractFeatures(gap + sound, sampleRate: 16_000)[3]  // 1.5–2.5 s
+        let afterRoom = extractFeatures(room + sound, sampleRate: 16_000)[3]
+        #expect(afterGap[.onsetStrengthDb] < 10, "\(afterGap[.onsetStrengthDb])")
+        #expect(afterRoom[.onsetStrengthDb] > 40, "\(afterRoom[.onsetStrengthDb])")
+        #expect(afterGap[.snrDb] > 40, "a gap is the quietest room there is")
+    }
+
     @Test(arguments: [(16_000, 16_000 * 3), (16_000, 16_000 * 3 + 100), (16_000, 8_000), (16_000, 4_800), (16_000, 500),
                       (22_050, 22_050 * 2 + 7), (44_100, 44_100), (11_025, 30_000)])
     func emitsOneWindowPerCompleteHalfSecond(sampleRate: Int, frames: Int) {

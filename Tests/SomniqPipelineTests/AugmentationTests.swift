@@ -92,6 +92,18 @@ import Testing
         }
     }
 
+    /// The padding probes: the clip as it was, between the asked seconds of digital silence, at the copy's rate.
+    @Test func thePaddingProbesPutDigitalSilenceAroundTheClip() {
+        let padded = ClipAugmentation(rate: .hertz(8_000), padding: (before: 1, after: 0.5))
+            .apply(to: clip, sampleRate: 16_000, backgrounds: [])
+        let plain = ClipAugmentation(rate: .hertz(8_000)).apply(to: clip, sampleRate: 16_000, backgrounds: [])
+        #expect(padded.sampleRate == 8_000 && padded.samples.count == 8_000 + plain.samples.count + 4_000)
+        #expect(padded.samples.prefix(8_000).allSatisfy { $0 == 0 } && padded.samples.suffix(4_000).allSatisfy { $0 == 0 })
+        #expect(Array(padded.samples[8_000..<(8_000 + plain.samples.count)]) == plain.samples)
+        let names = FitDataBuilder.invarianceProbes.map(\.0)
+        #expect(names.contains("1 s of digital silence after it") && names.contains("1 s of digital silence before it"))
+    }
+
     @Test func aRateChangeRecordsAtThatRate() {
         let telephone = ClipAugmentation(rate: .telephone).apply(to: clip, sampleRate: 16_000, backgrounds: [])
         #expect(telephone.sampleRate == 8_000 && telephone.samples.count == 24_000)
