@@ -146,7 +146,8 @@ public struct FitDataBuilder {
     /// The perturbations of the invariance table: other recorder rates, ±10 dB, a synthesised room at 10 dB SNR,
     /// both from the clip's first sample (as the probe) and as a night hears it, after 4 s of the room alone
     /// (the clip's prediction read from its own windows), a phone's microphone (`MicrophoneResponse.phone`), and
-    /// digital silence after or before the clip, as clip collections pad their clips and editors cut them.
+    /// digital silence after or before the clip, as clip collections pad their clips and editors cut them, and a
+    /// recorder's DC offset.
     public static let invarianceProbes: [(String, ClipAugmentation)] = [
         ("8 kHz", ClipAugmentation(rate: .hertz(8_000))), ("16 kHz", ClipAugmentation(rate: .hertz(16_000))),
         ("44.1 kHz", ClipAugmentation(rate: .hertz(44_100))), ("48 kHz", ClipAugmentation(rate: .hertz(48_000))),
@@ -156,6 +157,7 @@ public struct FitDataBuilder {
         ("another microphone", ClipAugmentation(microphone: .phone)),
         ("1 s of digital silence after it", ClipAugmentation(padding: (before: 0, after: 1))),
         ("1 s of digital silence before it", ClipAugmentation(padding: (before: 1, after: 0))),
+        ("a DC offset of 1% of full scale", ClipAugmentation(dcOffset: 0.01)),
     ]
 
     /// The feature rows of audio held in memory.

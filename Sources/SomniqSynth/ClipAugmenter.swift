@@ -197,6 +197,8 @@ public struct ClipAugmentation: Sendable, CustomStringConvertible {
     /// Seconds of digital silence (zeros) before and after the copy, as clip collections pad and cut their clips
     /// (probes only).
     public var padding: (before: Double, after: Double) = (0, 0)
+    /// A constant added to every sample, as a recorder's converter may (probes only).
+    public var dcOffset: Float = 0
 
     /// The `copy`-th augmentation of the clip named `name`.
     public init(recipe: AugmentationRecipe, clip name: String, copy: Int, backgroundCount: Int) {
@@ -229,8 +231,9 @@ public struct ClipAugmentation: Sendable, CustomStringConvertible {
     /// A fixed perturbation (for invariance probes): only what is given changes.
     public init(gainDecibels: Double = 0, background: Int? = nil, snrDecibels: Double = 0, leadSeconds: Double = 0,
                 microphone: MicrophoneResponse? = nil, rate: AugmentationRecipe.RecorderRate = .native,
-                padding: (before: Double, after: Double) = (0, 0)) {
+                padding: (before: Double, after: Double) = (0, 0), dcOffset: Float = 0) {
         self.padding = padding
+        self.dcOffset = dcOffset
         self.gainDecibels = gainDecibels
         self.background = background
         self.snrDecibels = snrDecibels
@@ -250,6 +253,7 @@ public struct ClipAugmentation: Sendable, CustomStringConvertible {
         if let reverb { parts.append(String(format: "reverb %.2f s wet %.2f", reverb.seconds, reverb.wet)) }
         if let microphone { parts.append(microphone.description) }
         parts.append("rate \(rate)")
+        if dcOffset != 0 { parts.append(String(format: "a DC offset of %g", dcOffset)) }
         if padding.before > 0 || padding.after > 0 {
             parts.append(String(format: "%g s of digital silence before, %g s after", padding.before, padding.after))
         }
@@ -288,7 +292,8 @@ public struct ClipAugmentation: Sendable, CustomStringConvertible {
             outputRate = 8_000
             signal = Resampler.convert(signal, from: sampleRate, to: 8_000, cutoffHz: 3_400)
         }
-        signal = signal.map { max(-1, min(1, $0 * gain)) }
+        let offset = dcOffset  // added only where the probe asks: a copy without one stays bit for bit what it was
+        signal = offset == 0 ? signal.map { max(-1, min(1, $0 * gain)) } : signal.map { max(-1, min(1, $0 * gain + offset)) }
         if padding.before > 0 || padding.after > 0 {
             func zeros(_ seconds: Double) -> [Float] { [Float](repeating: 0, count: Int((seconds * Double(outputRate)).rounded())) }
             signal = zeros(padding.before) + signal + zeros(padding.after)

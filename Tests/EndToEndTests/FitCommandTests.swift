@@ -105,7 +105,8 @@ import Testing
         #expect(predictions.count == 12)
         #expect(Set(shares.keys) == ["8 kHz", "16 kHz", "44.1 kHz", "48 kHz", "-10 dB", "+10 dB", "room at 10 dB SNR",
                                       "room at 10 dB SNR after 4 s of it", "another microphone",
-                                      "1 s of digital silence after it", "1 s of digital silence before it"])
+                                      "1 s of digital silence after it", "1 s of digital silence before it",
+                                      "a DC offset of 1% of full scale"])
         #expect(!changes.isEmpty, "no perturbation changed any prediction: \(shares)")
         let predicted = Dictionary(uniqueKeysWithValues: predictions.map { ($0["path"] as! String, $0["predicted"] as! String) })
         for (probe, share) in shares {

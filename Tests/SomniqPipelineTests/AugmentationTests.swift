@@ -104,6 +104,17 @@ import Testing
         #expect(names.contains("1 s of digital silence after it") && names.contains("1 s of digital silence before it"))
     }
 
+    /// The DC probe: the clip as it was, every sample moved by the offset (clipped at full scale), and said so.
+    @Test func theDCProbeAddsTheOffsetToEverySample() {
+        let probe = ClipAugmentation(gainDecibels: 6, dcOffset: 0.01)
+        let shifted = probe.apply(to: clip, sampleRate: 16_000, backgrounds: [])
+        let plain = ClipAugmentation(gainDecibels: 6).apply(to: clip, sampleRate: 16_000, backgrounds: [])
+        #expect(shifted.sampleRate == 16_000 && shifted.samples.count == plain.samples.count)
+        #expect(zip(shifted.samples, plain.samples).allSatisfy { abs($0 - min(1, $1 + 0.01)) < 1e-6 })
+        #expect(probe.description.contains("a DC offset of 0.01"))
+        #expect(FitDataBuilder.invarianceProbes.map(\.0).contains("a DC offset of 1% of full scale"))
+    }
+
     @Test func aRateChangeRecordsAtThatRate() {
         let telephone = ClipAugmentation(rate: .telephone).apply(to: clip, sampleRate: 16_000, backgrounds: [])
         #expect(telephone.sampleRate == 8_000 && telephone.samples.count == 24_000)
