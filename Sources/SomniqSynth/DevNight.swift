@@ -36,12 +36,18 @@ public struct DevNightClip: Sendable {
     public var classID: String?
     public var samples: [Float]
 
-    /// `samples` at `sampleRate`, resampled to `nightRate` and trimmed to where the clip is within 25 dB of its loudest
-    /// 10 ms (the sound, not the silence a clip is cut with).
+    /// `samples` at `sampleRate`, resampled to `nightRate`, without the clip's own DC offset, and trimmed to where the
+    /// clip is within 25 dB of its loudest 10 ms (the sound, not the silence a clip is cut with).
+    ///
+    /// The offset is the clip's recorder's, not the night's: pasted in as it is, it would switch on and off with the
+    /// sound, a step at the event's very onset and offset that no real night has (a recorder's offset lasts the whole
+    /// night) and that would mark the event's edges for any model that hears offsets.
     public init(path: String, classID: String?, samples: [Float], sampleRate: Int, nightRate: Int) {
         self.path = path
         self.classID = classID
-        let resampled = sampleRate == nightRate ? samples : Resampler.convert(samples, from: sampleRate, to: nightRate)
+        var resampled = sampleRate == nightRate ? samples : Resampler.convert(samples, from: sampleRate, to: nightRate)
+        let mean = Float(resampled.reduce(0.0) { $0 + Double($1) } / Double(max(1, resampled.count)))
+        for index in resampled.indices { resampled[index] -= mean }
         let block = max(1, nightRate / 100)
         let levels = stride(from: 0, to: resampled.count, by: block).map { start -> Float in
             let end = min(resampled.count, start + block)

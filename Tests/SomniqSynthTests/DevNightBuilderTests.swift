@@ -29,6 +29,19 @@ import Testing
         return 10 * log10(max(power, 1e-12))
     }
 
+    /// A clip's DC offset is its recorder's: it is taken off the clip, so that a night holds no step where the clip
+    /// begins and ends; the sound itself is kept as it was.
+    @Test func aClipComesWithoutItsRecordersOffset() {
+        let tone = (0..<Self.rate).map { Float(0.1 * sin(2 * Double.pi * 440 * Double($0) / Double(Self.rate))) }
+        let clip = DevNightClip(path: "offset.wav", classID: "cough", samples: tone.map { $0 + 0.02 }, sampleRate: Self.rate,
+                                nightRate: Self.rate)
+        #expect(clip.samples.count == tone.count)
+        let mean = clip.samples.reduce(0.0) { $0 + Double($1) } / Double(clip.samples.count)
+        #expect(abs(mean) < 1e-5, "the clip's mean after: \(mean)")
+        let largestChange = zip(clip.samples, tone).map { abs($0 - $1) }.max() ?? 1
+        #expect(largestChange < 1e-4, "the sound differs by up to \(largestChange)")
+    }
+
     @Test func sleepTalkIsAnUtteranceOfWordsLabelledAsOneEvent() {
         // Words of 0.5 s: an utterance holds one to four of them, 0.1-0.4 s apart.
         let words = Self.clips("speech", count: 40, seconds: 0.5) { $0.speech(seconds: 0.5, levelDbfs: -20) }
