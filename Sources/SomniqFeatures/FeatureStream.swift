@@ -3,7 +3,8 @@ import Foundation
 /// A recording's features at any sample rate, measured the same way at every rate: the audio is resampled to
 /// the common analysis rate (8 kHz, so the analysis band is 0–4 kHz, the band every recording of 8 kHz or more
 /// has) and analysed there by one `FeatureExtractor`. A sound thus gives the same feature vector at 8, 16, 44.1
-/// or 48 kHz, up to the resampler's rounding.
+/// or 48 kHz, up to the resampler's rounding. Before anything else, the recorder's DC offset is taken off its
+/// samples (`DCBlocker`): an offset is the recorder's, not a sound.
 ///
 /// What lies above a recording's Nyquist frequency is *missing*, never silence: a feature whose definition reads
 /// a band the recording does not have (`FeatureID.requiredBandHz`) is NaN for it (at 4 kHz, every feature that
@@ -20,6 +21,9 @@ public final class FeatureStream {
     public let sourceSampleRate: Int
     public let extractor: FeatureExtractor
     private let resampler: Resampler
+    private var dcBlocker: DCBlocker
+    /// The piece of the recording being consumed, its DC offset taken off (`DCBlocker`).
+    private var unbiased: [Float]
     /// Features this recording's band cannot give.
     public let missingFeatures: [FeatureID]
     private let measuresHighBand: Bool
@@ -46,6 +50,8 @@ public final class FeatureStream {
         missingFeatures = Self.missingFeatures(sampleRate: sampleRate)
         measuresHighBand = !missingFeatures.contains(.bandRatio4kUp)
         block = [Float](repeating: 0, count: extractor.grid.maximumBlockLength)
+        dcBlocker = DCBlocker(sampleRate: sampleRate)
+        unbiased = [Float](repeating: 0, count: max(1, sourceGrid.maximumBlockLength / 2))
     }
 
     /// Makes room for the envelope of a recording of `frames` samples at once, so that a long night's envelope is
@@ -67,12 +73,18 @@ public final class FeatureStream {
 
     public func consume(_ samples: UnsafeBufferPointer<Float>, emit: (FeatureVector) -> Void) {
         // At most half a block at a time, so that the source power ring never runs ahead of the windows.
-        let step = max(1, sourceGrid.maximumBlockLength / 2)
+        let step = unbiased.count
         var start = 0
         while start < samples.count {
-            let piece = UnsafeBufferPointer(rebasing: samples[start..<min(samples.count, start + step)])
-            if measuresHighBand { accountSource(piece) }
-            resampler.process(piece) { output in feed(output, emit: emit) }
+            let count = min(samples.count - start, step)
+            unbiased.withUnsafeMutableBufferPointer { buffer in
+                dcBlocker.filter(UnsafeBufferPointer(rebasing: samples[start..<(start + count)]), into: buffer)
+            }
+            unbiased.withUnsafeBufferPointer { buffer in
+                let piece = UnsafeBufferPointer(rebasing: buffer[0..<count])
+                if measuresHighBand { accountSource(piece) }
+                resampler.process(piece) { output in feed(output, emit: emit) }
+            }
             start += step
         }
     }

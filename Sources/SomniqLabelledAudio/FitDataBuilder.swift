@@ -117,9 +117,9 @@ public struct FitDataBuilder {
     }
 
     /// Synthesised bedroom sounds, as examples of none of our sounds (a phone's ding is neither a sob nor speech, teeth
-    /// grinding is not a cough, footsteps are not snoring): `recipe.count(of:)` clips of each `BedroomSound`, at its
-    /// training levels after 1 s of one of the synthesised backgrounds, at 10–40 dB SNR, 16 kHz. Their loud windows
-    /// train; they are never scored.
+    /// grinding is not a cough, footsteps are not snoring, nor is a passing car): `recipe.count(of:)` clips of each
+    /// `BedroomSound`, at its training levels and signal-to-noise ratios after 1 s of one of the synthesised backgrounds,
+    /// 16 kHz. Their loud windows train; they are never scored.
     func bedroomSounds(_ recipe: AugmentationRecipe) -> [FitDataset.Clip] {
         BedroomSound.allCases.flatMap { sound in
             (0..<recipe.count(of: sound)).map { index in
@@ -128,7 +128,7 @@ public struct FitDataBuilder {
                 let level = random.uniform(sound.trainingLevels)
                 let heard = sound.make(with: &synthesizer, levelDbfs: level)
                 let background = Background.synthesised[index % Background.synthesised.count]
-                let roomGain = Float(SoundSynthesizer.amplitude(dbfs: level - random.uniform(10...40)))
+                let roomGain = Float(SoundSynthesizer.amplitude(dbfs: level - random.uniform(sound.trainingSNR)))
                 var samples = background.samples(count: 16_000 + heard.count + 8_000, sampleRate: 16_000, random: &random)
                     .map { $0 * roomGain }
                 for (offset, sample) in heard.enumerated() { samples[16_000 + offset] += Float(sample) }

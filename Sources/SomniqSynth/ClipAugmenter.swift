@@ -43,6 +43,9 @@ public struct AugmentationRecipe: Sendable, Equatable {
     public var chimes = 48
     public var teethGrinding = 0
     public var footsteps = 0
+    /// Passing cars (`SoundSynthesizer.passingCar`): a steady background's clips are 3 s, shorter than the swell of a
+    /// car, and without them a car passing a quiet room at night came near the snoring threshold.
+    public var passingCars = 24
 
     /// How many of `sound` train as none of the classes.
     public func count(of sound: BedroomSound) -> Int {
@@ -50,6 +53,7 @@ public struct AugmentationRecipe: Sendable, Equatable {
         case .chime: chimes
         case .teethGrinding: teethGrinding
         case .footsteps: footsteps
+        case .passingCar: passingCars
         }
     }
 
@@ -100,13 +104,14 @@ public struct AugmentationRecipe: Sendable, Equatable {
             + "recorder rate one of "
             + rates.map(\.description).joined(separator: ", ") + " (the clip's own where that rate cannot hear its class); "
             + "clipped at full scale; and, as examples of none of the classes, \(steadyBackgrounds) clips of each synthesised "
-            + "background alone (−65 to −25 dBFS) and, each over a synthesised background at 10–40 dB SNR, "
+            + "background alone (−65 to −25 dBFS) and, each over a synthesised background, "
             + BedroomSound.allCases.filter { count(of: $0) > 0 }.map { sound in
                 let (what, how) = sound.described
                 let levels = [sound.trainingLevels.lowerBound, sound.trainingLevels.upperBound].map {
                     String(format: "%g", $0).replacingOccurrences(of: "-", with: "−")
                 }
-                return "\(count(of: sound)) synthesised \(what) (\(how); \(levels[0]) to \(levels[1]) dBFS)"
+                let snr = "\(Int(sound.trainingSNR.lowerBound))–\(Int(sound.trainingSNR.upperBound)) dB SNR"
+                return "\(count(of: sound)) synthesised \(what) (\(how); \(levels[0]) to \(levels[1]) dBFS at \(snr))"
             }.joined(separator: ", ")
     }
 }

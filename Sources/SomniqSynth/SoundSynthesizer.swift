@@ -333,6 +333,31 @@ public struct SoundSynthesizer {
         return Self.normalise(output, levelDbfs: levelDbfs)
     }
 
+    /// A car passing outside, as a bedroom hears it through a closed window: road rumble (noise low-passed at
+    /// 100–300 Hz, where walls and glass let most through) with a fainter tyre hiss (band-passed at 500–1500 Hz,
+    /// 12–24 dB down), swelling and fading as the car nears and leaves. Heard from a road `d` metres away at `v` m/s,
+    /// its power follows 1 / (1 + ((t − t₀) / τ)²) with τ = d / v: 1–2.5 s here, and the sound lasts 6–20 s (±3–4 τ
+    /// around the loudest moment, where it has fallen 10–12 dB). Not a sound any class here is about: one smooth
+    /// swell of a low rumble, where snoring is a low flutter broken by breaths every few seconds.
+    public mutating func passingCar(levelDbfs: Double) -> [Double] {
+        let tau = random.uniform(1...2.5)
+        let reach = random.uniform(3...4) * tau
+        let cutoff = random.uniform(100...300)
+        let hissGain = Self.amplitude(dbfs: -random.uniform(12...24))
+        var rumble = Biquad.lowPass(frequency: cutoff, sampleRate: sampleRate)
+        var hiss = Biquad.bandPass(frequency: random.uniform(500...1500), q: 0.8, sampleRate: sampleRate)
+        let n = count(2 * reach)
+        // Each band at unit power first, so that the hiss lies its drawn decibels under the rumble.
+        let road = Self.normalise((0..<n).map { _ in rumble.process(random.gaussian()) }, levelDbfs: 0)
+        let tyres = Self.normalise((0..<n).map { _ in hiss.process(random.gaussian()) }, levelDbfs: 0)
+        let output = (0..<n).map { index in
+            let fromLoudest = Double(index) / sampleRate - reach
+            let swell = 1 / (1 + (fromLoudest / tau) * (fromLoudest / tau)).squareRoot()
+            return swell * (road[index] + hissGain * tyres[index])
+        }
+        return Self.normalise(Self.fade(output, seconds: 0.5, sampleRate: sampleRate), levelDbfs: levelDbfs)
+    }
+
     // MARK: - Levels
 
     public static func amplitude(dbfs: Double) -> Double { pow(10, dbfs / 20) }

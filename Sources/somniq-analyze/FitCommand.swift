@@ -87,6 +87,10 @@ struct FitCommand: ParsableCommand {
                                valueName: "N"))
     var footsteps = AugmentationRecipe().footsteps
 
+    @Option(help: ArgumentHelp("Synthesised passing cars (a swelling road rumble) to learn as none of the classes (with --augment 0: none).",
+                               valueName: "N"))
+    var passingCars = AugmentationRecipe().passingCars
+
     @Option(help: ArgumentHelp("Share of the augmented copies heard through another microphone (a low roll-off, a resonance, a shelf), 0...1.",
                                valueName: "share"))
     var microphones = AugmentationRecipe().microphoneShare
@@ -126,8 +130,8 @@ struct FitCommand: ParsableCommand {
             throw ValidationError("give --out to write a model, --cross-validate or --leave-one-source-out to score, or both")
         }
         if !(0...32).contains(augment) { throw ValidationError("--augment must lie in 0...32") }
-        if !(0...1000).contains(teethGrinding) || !(0...1000).contains(footsteps) {
-            throw ValidationError("--teeth-grinding and --footsteps must lie in 0...1000")
+        if ![teethGrinding, footsteps, passingCars].allSatisfy((0...1000).contains) {
+            throw ValidationError("--teeth-grinding, --footsteps and --passing-cars must lie in 0...1000")
         }
         if !(0...1).contains(microphones) { throw ValidationError("--microphones must lie in 0...1 (a share of the copies)") }
         if !(0...1).contains(sourceBalance) { throw ValidationError("--source-balance must lie in 0...1") }
@@ -176,6 +180,7 @@ struct FitCommand: ParsableCommand {
             recipe.copies = augment
             recipe.teethGrinding = teethGrinding
             recipe.footsteps = footsteps
+            recipe.passingCars = passingCars
             recipe.microphoneShare = microphones
             recipe.seed = augmentSeed
             recipe.leadShare = leadShare

@@ -194,9 +194,11 @@ struct NoiseCommand: ParsableCommand {
 struct BedroomSoundsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bedroom-sounds",
-        abstract: "Bedroom sounds of none of the classes in a quiet room (a phone's ding, teeth grinding, footsteps): nothing to alert on.",
+        abstract: "Bedroom sounds of none of the classes in a quiet room (a phone's ding, teeth grinding, footsteps, a passing car): "
+            + "nothing to alert on.",
         discussion: "One --sound (SoundSynthesizer.chime: one to three struck notes at 400-2000 Hz; .teethGrinding: runs of "
-            + "stick-slip clicks or chattering taps; .footsteps: 4-10 heel strikes) every --every seconds, each a new one, "
+            + "stick-slip clicks or chattering taps; .footsteps: 4-10 heel strikes; .passingCar: 6-20 s of road rumble "
+            + "swelling and fading) every --every seconds, each a new one, "
             + "over a quiet room (fan and road noise) at --room-level. 'chimes' is the same command.",
         aliases: ["chimes"])
 

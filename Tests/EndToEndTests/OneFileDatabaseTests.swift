@@ -44,8 +44,8 @@ import Testing
         // Stopped once a first recording is stored (looked for with a connection closed at once, as a user's would be).
         for _ in 0..<600 {
             Thread.sleep(forTimeInterval: 0.1)
-            guard FileManager.default.fileExists(atPath: db) else { continue }
-            let queue = try DatabaseQueue(path: db)
+            // Opening reads the schema, which fails while the analysis holds its write lock: look again later.
+            guard FileManager.default.fileExists(atPath: db), let queue = try? DatabaseQueue(path: db) else { continue }
             let done = try? queue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM recordings WHERE status = 'complete'") }
             try queue.close()
             if (done ?? 0) > 0 { break }

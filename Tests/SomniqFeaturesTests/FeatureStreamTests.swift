@@ -117,6 +117,37 @@ func voicedSound(sampleRate: Int, seconds: Double) -> [Float] {
         #expect(error < 0.01, "largest error \(error)")
     }
 
+    /// A recorder's DC offset is no sound: a quiet voiced sound (peak about -20 dBFS) over an offset of 1% of full scale
+    /// (-40 dBFS, which alone would fill the lowest band of a quiet room) gives, from the first window on, the features
+    /// it gives without the offset: level within 0.2 dB; centroid, zero-crossing rate, the 0-250 Hz band, pitch and
+    /// harmonicity within 3% (or 0.05 in the feature's unit). At 8 kHz and at 44.1 kHz (the offset before the resampler).
+    @Test(arguments: [8_000, 44_100])
+    func aRecordersOffsetIsNotHeard(sampleRate: Int) {
+        let sound = voicedSound(sampleRate: sampleRate, seconds: 6).map { $0 * 0.03 }
+        let clean = streamFeatures(sound, sampleRate: sampleRate)
+        let offset = streamFeatures(sound.map { $0 + 0.01 }, sampleRate: sampleRate)
+        #expect(clean.count == 12 && offset.count == 12)
+        for (window, (a, b)) in zip(clean, offset).enumerated() {
+            #expect(abs(a[.rmsDbfs] - b[.rmsDbfs]) <= 0.2, "level in window \(window): \(a[.rmsDbfs]) and \(b[.rmsDbfs]) dBFS")
+            for feature in [FeatureID.spectralCentroidHz, .zeroCrossingRate, .bandRatio0To250, .pitchHz, .harmonicity] {
+                let x = a[feature], y = b[feature]
+                #expect(abs(x - y) <= 0.03 * max(abs(x), abs(y)) + 0.05,
+                        "\(feature.rawValue) in window \(window): \(x) without the offset, \(y) with it")
+            }
+        }
+    }
+
+    /// An offset alone is silence, and exact zeros after it (a recorder's gate, an edit) stay digital silence: 4 s of
+    /// a constant 0.02 then 4 s of zeros read under -90 dBFS in every window, where the constant alone is -34 dBFS.
+    @Test func anOffsetIsNoSoundAndAGapAfterItStaysAGap() {
+        let samples = [Float](repeating: 0.02, count: 64_000) + [Float](repeating: 0, count: 64_000)
+        let windows = streamFeatures(samples, sampleRate: 16_000)
+        #expect(windows.count == 16)
+        for (index, window) in windows.enumerated() {
+            #expect(window[.rmsDbfs] < -90, "window \(index): \(window[.rmsDbfs]) dBFS")
+        }
+    }
+
     @Test func isDeterministic() {
         let source = tone(440, rate: 22_050).enumerated().map { $1 * Float($0 % 7) / 7 }
         #expect(Resampler.convert(source, from: 22_050, to: 8_000) == Resampler.convert(source, from: 22_050, to: 8_000))

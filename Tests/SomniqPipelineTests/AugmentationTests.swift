@@ -179,22 +179,28 @@ import Testing
         #expect(half.summary.contains("50% of them after 4 s of the background alone, the others from the clip's first sample"))
     }
 
-    /// `fit --teeth-grinding N --footsteps N`: that many synthesised clips of each, trained as none of the classes, the
-    /// same for the same recipe, each named for its sound, and listed in the recipe's words; none by default.
+    /// `fit --teeth-grinding N --footsteps N --passing-cars N`: that many synthesised clips of each, trained as none of
+    /// the classes, the same for the same recipe, each named for its sound, and listed in the recipe's words; no grinding
+    /// and no footsteps by default, 24 passing cars (each at its own SNR).
     @Test func bedroomSoundsTrainAsNoneOfTheClasses() {
         let builder = FitDataBuilder(analyzer: RecordingAnalyzer(bundle: shippedBundle), map: LabelMap())
         var recipe = AugmentationRecipe()
         recipe.chimes = 1
         #expect(!recipe.summary.contains("teeth grinding") && !recipe.summary.contains("footsteps"), "none by default")
+        #expect(recipe.summary.contains("24 synthesised passing cars (6–20 s of road rumble and tyre hiss swelling and fading; "
+                                        + "−60 to −30 dBFS at 0–20 dB SNR)"), "\(recipe.summary)")
         recipe.teethGrinding = 2
         recipe.footsteps = 3
+        recipe.passingCars = 1
         let clips = builder.bedroomSounds(recipe)
-        #expect(clips.map(\.label) == ["chime", "teeth grinding", "teeth grinding", "footsteps", "footsteps", "footsteps"])
+        #expect(clips.map(\.label)
+                    == ["chime", "teeth grinding", "teeth grinding", "footsteps", "footsteps", "footsteps", "passing car"])
         for clip in clips {
             #expect(clip.augmented && clip.classID == nil && clip.windowClasses.allSatisfy { $0 == nil })
             #expect(clip.used.contains(true), "\(clip.path): its loud windows train")
         }
         #expect(builder.bedroomSounds(recipe).map(\.windows) == clips.map(\.windows), "the same recipe, the same clips")
         #expect(recipe.summary.contains("2 synthesised spells of teeth grinding") && recipe.summary.contains("3 synthesised walks of footsteps"))
+        #expect(recipe.summary.contains("notification chimes (one to three struck notes at 400–2000 Hz; −45 to −15 dBFS at 10–40 dB SNR)"))
     }
 }

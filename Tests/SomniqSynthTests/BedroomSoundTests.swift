@@ -3,7 +3,8 @@ import Testing
 @testable import SomniqSynth
 
 /// The bedroom sounds `fit` learns as none of the classes, beside the chimes (`ChimeTests`): teeth grinding is a train
-/// of clicks, footsteps are heel strikes at walking pace; each the same for the same seed, at its level.
+/// of clicks, footsteps are heel strikes at walking pace, a passing car is one low swell; each the same for the same seed,
+/// at its level.
 @Suite struct BedroomSoundTests {
     /// RMS levels of consecutive 10 ms blocks, dBFS.
     static func blockLevels(_ samples: [Double], sampleRate: Double = 16_000) -> [Double] {
@@ -58,6 +59,30 @@ import Testing
             #expect((4...10).contains(strikes.count), "\(strikes.count) strikes")
             let gaps = zip(strikes.dropFirst(), strikes).map { Double($0 - $1) / 100 }
             #expect(gaps.allSatisfy { (0.4...0.85).contains($0) }, "gaps \(gaps) s")
+        }
+    }
+
+    /// A passing car is one swell of a low rumble, not snoring's bursts: over twenty cars (6-20 s each), the half-second
+    /// levels climb to the loudest and fall from it without a dip or a rise of more than 2 dB on the way (a snore's breath
+    /// between bursts drops 20 dB or more), the loudest half-second stands at least 8 dB over the first and the last, and
+    /// at least three quarters of its power lies under 500 Hz (through a fourth-order low-pass).
+    @Test func aPassingCarIsOneLowSwell() {
+        var synthesizer = SoundSynthesizer(sampleRate: 16_000, seed: 21)
+        for _ in 0..<20 {
+            let car = synthesizer.passingCar(levelDbfs: -40)
+            #expect((6...20).contains(Double(car.count) / 16_000), "\(Double(car.count) / 16_000) s")
+            let halves = stride(from: 0, to: car.count - 7_999, by: 8_000).map { start in
+                10 * log10(car[start..<(start + 8_000)].reduce(0) { $0 + $1 * $1 } / 8_000)
+            }
+            let peak = halves.indices.max { halves[$0] < halves[$1] }!
+            let climb = zip(halves[...peak].dropFirst(), halves[...peak]).map { $0 - $1 }
+            let fall = zip(halves[peak...].dropFirst(), halves[peak...]).map { $0 - $1 }
+            #expect(climb.allSatisfy { $0 > -2 } && fall.allSatisfy { $0 < 2 }, "half-second levels \(halves)")
+            #expect(halves[peak] - halves.first! >= 8 && halves[peak] - halves.last! >= 8, "half-second levels \(halves)")
+            var first = Biquad.lowPass(frequency: 500, sampleRate: 16_000), second = first
+            let low = car.map { second.process(first.process($0)) }
+            let share = low.reduce(0) { $0 + $1 * $1 } / car.reduce(0) { $0 + $1 * $1 }
+            #expect(share >= 0.75, "\(Int(share * 100))% of its power under 500 Hz")
         }
     }
 }
