@@ -107,7 +107,9 @@ public final class FeatureStream {
         while offset < samples.count {
             let length = extractor.grid.blockLength(blockIndex)
             let take = min(length - blockFill, samples.count - offset)
-            for index in 0..<take { block[blockFill + index] = samples[offset + index] }
+            block.withUnsafeMutableBufferPointer { buffer in
+                (buffer.baseAddress! + blockFill).update(from: samples.baseAddress! + offset, count: take)
+            }
             blockFill += take
             offset += take
             if blockFill == length {

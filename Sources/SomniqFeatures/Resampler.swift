@@ -108,38 +108,59 @@ public final class Resampler {
     private func produce(upTo limit: Int64, _ body: (UnsafeBufferPointer<Float>) -> Void) {
         output.removeAll(keepingCapacity: true)
         let available = pendingStart + Int64(pending.count)  // one past the last input sample held
-        let taps = tapsPerPhase, half = Int64(halfWidth)
+        let taps = tapsPerPhase
         pending.withUnsafeBufferPointer { input in
             coefficients.withUnsafeBufferPointer { table in
+                let x = input.baseAddress!, h = table.baseAddress!
+                // Four outputs at a time where all four can be made: their sums are independent, so the processor
+                // runs them side by side, and each is summed in the same order as alone (the same bits).
+                while outputCount + 3 < limit {
+                    let a = tap(outputCount), b = tap(outputCount + 1), c = tap(outputCount + 2), d = tap(outputCount + 3)
+                    guard d.end <= available else { break }
+                    let sums = Self.dot4(x + a.first, h + a.phase * taps, x + b.first, h + b.phase * taps,
+                                         x + c.first, h + c.phase * taps, x + d.first, h + d.phase * taps, count: taps)
+                    output.append(sums.0)
+                    output.append(sums.1)
+                    output.append(sums.2)
+                    output.append(sums.3)
+                    outputCount += 4
+                }
                 while outputCount < limit {
-                    // Position n·inputRate/outputRate = whole + remainder/outputStep, in input samples.
-                    let numerator = outputCount * inputStep
-                    var whole = numerator / outputStep
-                    var phase: Int
-                    let remainder = numerator - whole * outputStep
-                    if exactPhases {
-                        phase = Int(remainder)
-                    } else {
-                        phase = Int((remainder * Int64(phaseCount) * 2 + outputStep) / (2 * outputStep))
-                        if phase == phaseCount { phase = 0; whole += 1 }
-                    }
-                    // The dot product reads `taps` samples from `first` (the padding's too).
-                    guard whole - half + Int64(taps) < available else { break }
-                    let first = Int(whole - half + 1 - pendingStart)
-                    output.append(Self.dot(input.baseAddress! + first, table.baseAddress! + phase * taps, count: taps))
+                    let next = tap(outputCount)
+                    guard next.end <= available else { break }
+                    output.append(Self.dot(x + next.first, h + next.phase * taps, count: taps))
                     outputCount += 1
                 }
             }
         }
         // Keep only what later outputs can still read.
         let nextWhole = outputCount * inputStep / outputStep
-        let keepFrom = max(pendingStart, nextWhole - half + 1)
+        let keepFrom = max(pendingStart, nextWhole - Int64(halfWidth) + 1)
         let drop = Int(keepFrom - pendingStart)
         if drop > 4096 || (drop > 0 && drop == pending.count) {
             pending.removeFirst(drop)
             pendingStart = keepFrom
         }
         if !output.isEmpty { output.withUnsafeBufferPointer(body) }
+    }
+
+    /// Where output `n`'s dot product reads: its first sample's index in `pending`, its phase, and one past the
+    /// last input position it reads (the padding's too).
+    @inline(__always)
+    private func tap(_ n: Int64) -> (first: Int, phase: Int, end: Int64) {
+        // Position n·inputRate/outputRate = whole + remainder/outputStep, in input samples.
+        let numerator = n * inputStep
+        var whole = numerator / outputStep
+        var phase: Int
+        let remainder = numerator - whole * outputStep
+        if exactPhases {
+            phase = Int(remainder)
+        } else {
+            phase = Int((remainder * Int64(phaseCount) * 2 + outputStep) / (2 * outputStep))
+            if phase == phaseCount { phase = 0; whole += 1 }
+        }
+        let start = whole - Int64(halfWidth) + 1
+        return (Int(start - pendingStart), phase, start + Int64(tapsPerPhase))
     }
 
     /// `Σ x[k] h[k]` over `count` values (a multiple of 8), eight lanes at a time. Reads up to `count` samples
@@ -149,12 +170,32 @@ public final class Resampler {
         var sum = SIMD8<Float>()
         var index = 0
         while index < count {
-            let a = UnsafeRawPointer(x + index).loadUnaligned(as: SIMD8<Float>.self)
-            let b = UnsafeRawPointer(h + index).loadUnaligned(as: SIMD8<Float>.self)
-            sum += a * b
+            sum += load(x, index) * load(h, index)
             index += 8
         }
         return sum.sum()
+    }
+
+    /// Four of `dot` at once, each summed exactly as `dot` sums it.
+    @inline(__always)
+    private static func dot4(_ x0: UnsafePointer<Float>, _ h0: UnsafePointer<Float>, _ x1: UnsafePointer<Float>,
+                             _ h1: UnsafePointer<Float>, _ x2: UnsafePointer<Float>, _ h2: UnsafePointer<Float>,
+                             _ x3: UnsafePointer<Float>, _ h3: UnsafePointer<Float>, count: Int) -> (Float, Float, Float, Float) {
+        var s0 = SIMD8<Float>(), s1 = SIMD8<Float>(), s2 = SIMD8<Float>(), s3 = SIMD8<Float>()
+        var index = 0
+        while index < count {
+            s0 += load(x0, index) * load(h0, index)
+            s1 += load(x1, index) * load(h1, index)
+            s2 += load(x2, index) * load(h2, index)
+            s3 += load(x3, index) * load(h3, index)
+            index += 8
+        }
+        return (s0.sum(), s1.sum(), s2.sum(), s3.sum())
+    }
+
+    @inline(__always)
+    private static func load(_ pointer: UnsafePointer<Float>, _ index: Int) -> SIMD8<Float> {
+        UnsafeRawPointer(pointer + index).loadUnaligned(as: SIMD8<Float>.self)
     }
 
     /// The modified Bessel function of the first kind, order 0 (its power series).
