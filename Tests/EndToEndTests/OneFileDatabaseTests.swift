@@ -41,15 +41,7 @@ import Testing
         _ = try Nights.copies(into: scratch.file("in"))
         let db = scratch.file("db.sqlite")
         let process = try CommandRunner.start(["analyze", scratch.file("in"), "--db", db, "--jobs", "1", "--quiet"])
-        // Stopped once a first recording is stored (looked for with a connection closed at once, as a user's would be).
-        for _ in 0..<600 {
-            Thread.sleep(forTimeInterval: 0.1)
-            // Opening reads the schema, which fails while the analysis holds its write lock: look again later.
-            guard FileManager.default.fileExists(atPath: db), let queue = try? DatabaseQueue(path: db) else { continue }
-            let done = try? queue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM recordings WHERE status = 'complete'") }
-            try queue.close()
-            if (done ?? 0) > 0 { break }
-        }
+        try DatabaseCheck.waitForAStoredRecording(at: db)
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
         #expect(process.terminationStatus == 143)
