@@ -36,18 +36,13 @@ struct DatabaseCheck {
         queue = try DatabaseQueue(path: path, configuration: configuration)
     }
 
-    /// Waits (up to a minute) until the analysis writing `path` has stored a first whole recording, looking every
-    /// 20 ms with a connection closed at once, as a user's would be: a signal sent then lands mid-batch however fast
-    /// the build (a release build analyses these nights in a fraction of a second each).
-    static func waitForAStoredRecording(at path: String) throws {
-        for _ in 0..<3_000 {
-            Thread.sleep(forTimeInterval: 0.02)
-            // Opening reads the schema, which fails while the analysis holds its write lock: look again later.
-            guard FileManager.default.fileExists(atPath: path), let queue = try? DatabaseQueue(path: path) else { continue }
-            let done = try? queue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM recordings WHERE status = 'complete'") }
-            try queue.close()
-            if (done ?? 0) > 0 { return }
-        }
+    /// Whole recordings stored in the database at `path` so far, looked at with a connection closed at once, as a
+    /// user's would be; 0 while it cannot be read yet (opening reads the schema, which fails while an analysis is
+    /// creating it).
+    static func storedRecordings(at path: String) -> Int {
+        guard FileManager.default.fileExists(atPath: path), let queue = try? DatabaseQueue(path: path) else { return 0 }
+        defer { try? queue.close() }
+        return (try? queue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM recordings WHERE status = 'complete'") }) ?? 0
     }
 
     func integrity() throws -> String { try queue.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") ?? "" } }
@@ -210,8 +205,8 @@ struct DatabaseCheck {
         let files = try Nights.copies(into: scratch.file("in"))
         let db = scratch.file("db.sqlite")
         let process = try CommandRunner.start(["analyze", scratch.file("in"), "--db", db, "--jobs", "1", "--quiet"])
-        try DatabaseCheck.waitForAStoredRecording(at: db)
-        kill(process.processIdentifier, signal)
+        #expect(process.pause(once: { DatabaseCheck.storedRecordings(at: db) > 0 }), "stopped midway")
+        process.send(signal)
         process.waitUntilExit()
         #expect(process.terminationStatus == status)
         let stderr = process.stderr

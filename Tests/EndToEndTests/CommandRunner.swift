@@ -35,6 +35,29 @@ enum CommandRunner {
         func waitUntilExit() { process.waitUntilExit() }
         var stdout: String { (try? String(contentsOfFile: scratch.file("stdout"), encoding: .utf8)) ?? "" }
         var stderr: String { (try? String(contentsOfFile: scratch.file("stderr"), encoding: .utf8)) ?? "" }
+
+        /// Lets the command run in steps of 10 ms, stopped (SIGSTOP) between them, until `condition` holds; leaves it
+        /// stopped there and says whether it was still running then (false: it ended first, or `timeout` passed). A
+        /// signal sent next (`send`) reaches it before it takes another step, so a test that stops a batch midway
+        /// cannot find it finished in between, however fast the build.
+        func pause(once condition: () -> Bool, timeout: TimeInterval = 120) -> Bool {
+            let deadline = Date().addingTimeInterval(timeout)
+            kill(processIdentifier, SIGSTOP)
+            while Date() < deadline, process.isRunning {
+                if condition() { return true }
+                kill(processIdentifier, SIGCONT)
+                Thread.sleep(forTimeInterval: 0.01)
+                kill(processIdentifier, SIGSTOP)
+            }
+            kill(processIdentifier, SIGCONT)
+            return false
+        }
+
+        /// Sends `signal` to a paused command and lets it go on, to handle it.
+        func send(_ signal: Int32) {
+            kill(processIdentifier, signal)
+            kill(processIdentifier, SIGCONT)
+        }
     }
 
     /// For runs as another user: the tool and its models copied to a folder anyone can read and enter. The clone may

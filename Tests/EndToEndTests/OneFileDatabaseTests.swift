@@ -41,8 +41,9 @@ import Testing
         _ = try Nights.copies(into: scratch.file("in"))
         let db = scratch.file("db.sqlite")
         let process = try CommandRunner.start(["analyze", scratch.file("in"), "--db", db, "--jobs", "1", "--quiet"])
-        try DatabaseCheck.waitForAStoredRecording(at: db)
-        kill(process.processIdentifier, SIGTERM)
+        // Stopped once a first recording is stored.
+        #expect(process.pause(once: { DatabaseCheck.storedRecordings(at: db) > 0 }), "stopped midway")
+        process.send(SIGTERM)
         process.waitUntilExit()
         #expect(process.terminationStatus == 143)
         let rows = try rowsInACopyOf(db, scratch: scratch)

@@ -111,13 +111,8 @@ private enum FixtureStudy {
                          "--quiet"]
         let victim = try CommandRunner.start(arguments)
         // Killed (SIGKILL: no chance to tidy up) once at least one recording is stored and before the share is done.
-        let deadline = Date().addingTimeInterval(120)
-        while Date() < deadline, victim.process.isRunning {
-            if FileManager.default.fileExists(atPath: first), (try? FixtureStudy.recordingCount(first)) ?? 0 >= 1 { break }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        let killedMidway = victim.process.isRunning
-        kill(victim.processIdentifier, SIGKILL)
+        let killedMidway = victim.pause(once: { DatabaseCheck.storedRecordings(at: first) >= 1 })
+        victim.send(SIGKILL)
         victim.waitUntilExit()
         #expect(killedMidway, "the shard was still running when killed")
         let rerun = try CommandRunner.run(arguments)
