@@ -117,8 +117,10 @@ public final class Resampler {
                 while outputCount + 3 < limit {
                     let a = tap(outputCount), b = tap(outputCount + 1), c = tap(outputCount + 2), d = tap(outputCount + 3)
                     guard d.end <= available else { break }
+                    // At a whole ratio (16 or 48 kHz to 8 kHz) every output has phase 0: the same coefficient
+                    // pointer four times, whose loads the compiler makes once for the four.
                     let sums = phaseCount == 1
-                        ? Self.dot4(x + a.first, x + b.first, x + c.first, x + d.first, sharing: h, count: taps)
+                        ? Self.dot4(x + a.first, h, x + b.first, h, x + c.first, h, x + d.first, h, count: taps)
                         : Self.dot4(x + a.first, h + a.phase * taps, x + b.first, h + b.phase * taps,
                                     x + c.first, h + c.phase * taps, x + d.first, h + d.phase * taps, count: taps)
                     output.append(sums.0)
@@ -190,24 +192,6 @@ public final class Resampler {
             s1 += load(x1, index) * load(h1, index)
             s2 += load(x2, index) * load(h2, index)
             s3 += load(x3, index) * load(h3, index)
-            index += 8
-        }
-        return (s0.sum(), s1.sum(), s2.sum(), s3.sum())
-    }
-
-    /// `dot4` for four outputs at the same phase, as at a whole ratio (16 or 48 kHz to 8 kHz): the coefficients are
-    /// loaded once for the four.
-    @inline(__always)
-    private static func dot4(_ x0: UnsafePointer<Float>, _ x1: UnsafePointer<Float>, _ x2: UnsafePointer<Float>,
-                             _ x3: UnsafePointer<Float>, sharing h: UnsafePointer<Float>, count: Int) -> (Float, Float, Float, Float) {
-        var s0 = SIMD8<Float>(), s1 = SIMD8<Float>(), s2 = SIMD8<Float>(), s3 = SIMD8<Float>()
-        var index = 0
-        while index < count {
-            let coefficients = load(h, index)
-            s0 += load(x0, index) * coefficients
-            s1 += load(x1, index) * coefficients
-            s2 += load(x2, index) * coefficients
-            s3 += load(x3, index) * coefficients
             index += 8
         }
         return (s0.sum(), s1.sum(), s2.sum(), s3.sum())
