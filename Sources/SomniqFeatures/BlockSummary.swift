@@ -16,6 +16,10 @@ final class BlockSummary {
     var fluxSum: Float = 0
     var tonalitySum: Float = 0
     var tonalSubframes = 0
+    /// Pairs of consecutive sub-frames (neither a gap), and those of two tonal ones whose peak held its pitch
+    /// (`ToneSteadiness`).
+    var subframePairs = 0
+    var steadyPairs = 0
     /// Levels of the block's 10 ms micro-blocks, dBFS; the first `microCount` are valid.
     var microLevels: [Float]
     var microCount = 0
@@ -50,6 +54,8 @@ final class BlockSummary {
         fluxSum = 0
         tonalitySum = 0
         tonalSubframes = 0
+        subframePairs = 0
+        steadyPairs = 0
         microCount = 0
         for index in logMelSum.indices { logMelSum[index] = 0 }
         for index in melEnergySum.indices { melEnergySum[index] = 0; melEnergyMin[index] = .greatestFiniteMagnitude }

@@ -10,7 +10,7 @@ import Foundation
 /// The extractor cuts, transforms and sums; each family of features is its own type, reading what the blocks
 /// keep: `LevelFeatures` (level and time course), `SpectralShape`, `PitchEstimator` (harmonicity and pitch),
 /// `CepstralFeatures` (MFCCs, mel flux and their spread), `RoomSubtractedSpectrum` (the sound with the room taken off),
-/// `BreathingRhythm` and `PauseTracker` (causal context).
+/// `BreathingRhythm` and `PauseTracker` (causal context), `ToneSteadiness` (whether a tone holds its pitch).
 /// Tonality, tonal fraction and spectral flux come straight from the sub-frame pass that also feeds them.
 public final class FeatureExtractor {
     /// Below this window level the spectral shape features are meaningless and reported as 0.
@@ -32,6 +32,7 @@ public final class FeatureExtractor {
     private let pitch: PitchEstimator
     private let cepstrum: CepstralFeatures
     private let roomSubtracted: RoomSubtractedSpectrum
+    private var steadiness: ToneSteadiness
     private let breathing = BreathingRhythm()
     private var pause = PauseTracker()
 
@@ -59,6 +60,7 @@ public final class FeatureExtractor {
         pitch = PitchEstimator(sampleRate: sampleRate, window: hann, fftSize: fftSize)
         cepstrum = CepstralFeatures(binHz: binHz, binCount: bins)
         roomSubtracted = RoomSubtractedSpectrum(filters: cepstrum.filters, bands: CepstralFeatures.bands)
+        steadiness = ToneSteadiness(binHz: binHz)
         envelopeBandEndBin = min(bins, max(1, Int((1000 / binHz).rounded(.up))))
         peakHalfWidthBins = Int((2 * Double(fftSize) / Double(frameLength)).rounded(.up))
 
@@ -269,6 +271,7 @@ public final class FeatureExtractor {
             // window's spectral means, spectral and mel flux, cepstral spread, tonality and room leave it out.
             block.gapSubframes += 1
             hasPreviousSubframe = false
+            steadiness.gap()
             breathing.add(lowBandPower: 0)
             return
         }
@@ -285,7 +288,8 @@ public final class FeatureExtractor {
         }
         let tonality = pass.total > 0 ? peakEnergy / pass.total : 0
         block.tonalitySum += tonality
-        if tonality >= 0.5 { block.tonalSubframes += 1 }
+        if tonality >= ToneSteadiness.tonalTonality { block.tonalSubframes += 1 }
+        steadiness.add(power: power, peakBin: pass.peakBin, tonality: tonality, to: block)
         if hasPreviousSubframe, pass.magnitudeSum > 0 { block.fluxSum += min(1, pass.rise / pass.magnitudeSum) }
         swap(&self.magnitude, &self.previousMagnitude)
 
@@ -316,6 +320,7 @@ public final class FeatureExtractor {
             features[.spectralFlux] = (a.fluxSum + (b?.fluxSum ?? 0)) * scale
             features[.tonality] = (a.tonalitySum + (b?.tonalitySum ?? 0)) * scale
             features[.tonalFraction] = Float(a.tonalSubframes + (b?.tonalSubframes ?? 0)) * scale
+            steadiness.measure(a, b, into: &features)
             pitch.measure(&windowPower, minBin: shape.minBin, analyzer: analyzer, into: &features)
         }
 
@@ -332,7 +337,7 @@ public final class FeatureExtractor {
     /// Every feature read from the spectrum: 0 where the window holds no signal (`clean_share_db` aside).
     private static let spectralShapeFeatures: [FeatureID] = [
         .spectralCentroidHz, .spectralSpreadHz, .spectralFlatness, .spectralRolloffHz, .spectralFlux,
-        .dominantFrequencyHz, .tonality, .tonalFraction, .harmonicity, .pitchHz,
+        .dominantFrequencyHz, .tonality, .tonalFraction, .toneSteadiness, .harmonicity, .pitchHz,
         .bandRatio0To250, .bandRatio250To500, .bandRatio500To1k, .bandRatio1kTo2k, .bandRatio2kTo4k, .bandRatio4kUp,
         .lowHighRatioDb, .melFlux,
         .cleanCentroidHz,

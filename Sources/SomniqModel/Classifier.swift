@@ -53,7 +53,20 @@ public struct Classifier: Sendable {
             score = max(score, conditions(maxConfidence: backstop.maxConfidence, all: backstop.all, any: backstop.any,
                                           none: backstop.none, features))
         }
+        if !definition.never.isEmpty { score *= 1 - veto(definition.never, features) }
         return min(1, max(0, score))
+    }
+
+    /// The strongest of `conditions`' memberships, a missing feature counting 0: a recording without a feature's band
+    /// vetoes nothing.
+    @inline(__always)
+    static func veto(_ conditions: [Condition], _ features: FeatureVector) -> Float {
+        var strongest: Float = 0
+        for condition in conditions {
+            let value = features[condition.feature]
+            if !value.isNaN { strongest = max(strongest, condition.membership(value)) }
+        }
+        return strongest
     }
 
     /// `maxConfidence × Π membership(all) × max membership(any) × (1 − max membership(none))`, an empty `any` counting 1.

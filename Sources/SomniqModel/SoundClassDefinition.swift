@@ -1,12 +1,14 @@
 /// One sound class of a model: its identity, tier and the rules that give its confidence.
 ///
 /// ```
-/// confidence = maxConfidence × Π membership(all) × max membership(any)
-///              × max over paths (weight × Π membership(path.all)) × score.confidence
-///              × (1 − max membership(none))
+/// confidence = max(maxConfidence × Π membership(all) × max membership(any)
+///                  × max over paths (weight × Π membership(path.all)) × score.confidence
+///                  × (1 − max membership(none)),
+///                  backstop)
+///              × (1 − max membership(never))
 /// ```
 ///
-/// where an empty `any` or `paths` and a missing `score` count as 1 and an empty `none` as 0. Hand-written
+/// where an empty `any` or `paths` and a missing `score` count as 1 and an empty `none` or `never` as 0. Hand-written
 /// classes use `all`, `any` and `none`. Fitted classes use either `paths`, each a branch of one learnt decision
 /// tree whose `weight` is the share of that branch's training windows that were this class, or a `score`: points
 /// summed over many small trees and calibrated (see `PointsScore`).
@@ -45,6 +47,11 @@ public struct SoundClassDefinition: Codable, Equatable, Sendable {
     public var backstop: Backstop?
     /// Where the sound comes as separate, recurring events (snores, coughs, sobs): how to find them and group them in bouts.
     public var events: EventRhythm?
+    /// What the sound never is, whatever its rules, paths, score or backstop say: `confidence × (1 − max
+    /// membership(never))`, where a missing feature vetoes nothing (a recording without the band is not evidence). Unlike
+    /// `none`, fitting keeps them beside the fitted score: they state the sound's acoustics (a voice never holds a tone
+    /// to 1% for a second), which a corpus without such sounds cannot teach the score.
+    public var never: [Condition] = []
     /// The sound is one that opens a loud stretch after quiet (a gasp ending a pause in breathing): it is heard only
     /// where no other class held the stretch before it. A gasp-like breath a second into a sob, a cough fit or a
     /// snore is that sound's own breath, not a gasp.
@@ -106,7 +113,8 @@ public struct SoundClassDefinition: Codable, Equatable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, tier, status, description, bandHz, maxConfidence, all, any, none, paths, score, backstop, adjust, events, opensSound
+        case id, tier, status, description, bandHz, maxConfidence, all, any, none, paths, score, backstop, never, adjust, events,
+             opensSound
     }
 
     /// Whether `id` is safe as a file-name part, a CSV column, a label and a SQL value without quoting:
@@ -138,6 +146,7 @@ public struct SoundClassDefinition: Codable, Equatable, Sendable {
         adjust = try container.decodeIfPresent(ClassAdjustment.self, forKey: .adjust)
         bandHz = try container.decodeIfPresent(Float.self, forKey: .bandHz)
         backstop = try container.decodeIfPresent(Backstop.self, forKey: .backstop)
+        never = try container.decodeIfPresent([Condition].self, forKey: .never) ?? []
         events = try container.decodeIfPresent(EventRhythm.self, forKey: .events)
         opensSound = try container.decodeIfPresent(Bool.self, forKey: .opensSound) ?? false
         if let bandHz, !(bandHz > 0 && bandHz <= 192_000) {
@@ -171,6 +180,7 @@ extension SoundClassDefinition {
         try container.encodeIfPresent(score, forKey: .score)
         try container.encodeIfPresent(backstop, forKey: .backstop)
         if !none.isEmpty { try container.encode(none, forKey: .none) }
+        if !never.isEmpty { try container.encode(never, forKey: .never) }
         try container.encodeIfPresent(adjust, forKey: .adjust)
         try container.encodeIfPresent(events, forKey: .events)
         if opensSound { try container.encode(opensSound, forKey: .opensSound) }

@@ -131,6 +131,27 @@ let baseModel = ClassifierModel(name: "base", version: "1", classes: [
         #expect(classifier.classify(FeatureVector(values: row(snr: 10, centroid: 500)))[coughIndex] < 0.05)
     }
 
+    /// The base class's hand-written conditions give way to the fitted score (its `none` too), but what the sound
+    /// never is (`never`) stays beside it: the fitted class is vetoed where the base said so.
+    @Test func fittingKeepsWhatASoundNeverIs() throws {
+        var base = baseModel
+        let index = try #require(base.classes.firstIndex { $0.id == "cough" })
+        base.classes[index].never = [Condition(feature: .toneSteadiness, test: .above(0.5), softness: 0.05)]
+        base.classes[index].none = [Condition(feature: .crestDb, test: .above(20), softness: 1)]
+        var options = ModelFitter.Options()
+        options.maxDepth = 1
+        options.rounds = 20
+        let (model, _) = ModelFitter(options: options).fit(thresholdDataset(), base: base)
+        let cough = try #require(model.classes.first { $0.id == "cough" })
+        #expect(cough.score != nil && cough.none.isEmpty)
+        #expect(cough.never == base.classes[index].never)
+        var held = FeatureVector(values: row(snr: 10, centroid: 1500))
+        let coughIndex = model.classIDs.firstIndex(of: "cough")!
+        #expect(Classifier(model: model).classify(held)[coughIndex] > 0.9)
+        held[.toneSteadiness] = 0.9
+        #expect(Classifier(model: model).classify(held)[coughIndex] < 0.01)
+    }
+
     @Test func deeperBoostedTreesLearnAnInteraction() {
         // The class is "a and b on the same side of 3": one test per tree cannot express it, two can. (Exactly
         // symmetric XOR would give a greedy first split no gain at all; real interactions are rarely that balanced.)

@@ -33,6 +33,32 @@ import Testing
         #expect(try JSONDecoder().decode(ClassifierModel.self, from: json) == model)
     }
 
+    /// `never` vetoes whatever gives the class its confidence (here a score that says 0.73 and a backstop that says
+    /// ~1), and a missing feature vetoes nothing: a recording without the band is no evidence either way.
+    @Test func neverVetoesTheScoreAndTheBackstopButAMissingFeatureDoesNot() throws {
+        var definition = SoundClassDefinition(id: "crying_sobbing", tier: .high, score: PointsScore(base: 1, trees: []))
+        definition.backstop = .init(all: [Condition(feature: .harmonicity, test: .above(0.5), softness: 0.01)])
+        definition.never = [Condition(feature: .toneSteadiness, test: .above(0.5), softness: 0.05)]
+        let model = ClassifierModel(name: "m", version: "1", classes: [definition])
+        let classifier = Classifier(model: model)
+        var voice = FeatureVector()
+        voice[.harmonicity] = 0.2
+        voice[.toneSteadiness] = 0.1
+        let score = 1 / (1 + exp(Float(-1)))
+        #expect(abs(classifier.classify(voice)[0] - score * (1 - 1 / (1 + exp(8)))) < 1e-5)
+        var held = voice
+        held[.toneSteadiness] = 0.9
+        #expect(classifier.classify(held)[0] < 1e-3, "a held tone is never the class")
+        held[.harmonicity] = 0.9
+        #expect(classifier.classify(held)[0] < 1e-3, "nor does the backstop bring it back")
+        var missing = voice
+        missing[.toneSteadiness] = .nan
+        #expect(abs(classifier.classify(missing)[0] - score) < 1e-5, "missing: no veto (a condition alone would give 0.5)")
+        let json = try JSONEncoder().encode(model)
+        #expect(String(decoding: json, as: UTF8.self).contains("\"never\""))
+        #expect(try JSONDecoder().decode(ClassifierModel.self, from: json) == model)
+    }
+
     @Test func combinesAllAnyAndNone() {
         var features = FeatureVector()
         features[.snrDb] = 10  // membership 0.5 in `all`

@@ -47,7 +47,7 @@ let rulesModelPath = repositoryRoot + "/models/rules"
 
     @Test func versionTagNamesModelAndProfiles() {
         #expect(Self.bundles[0].versionTag == "default@\(Self.bundles[0].classifier.version)+profiles@\(Self.bundles[0].profiles.version)")
-        #expect(Self.bundles[1].versionTag.hasPrefix("rules@0.14.0+"))
+        #expect(Self.bundles[1].versionTag.hasPrefix("rules@0.15.0+"))
     }
 
     @Test func theDefaultIsFittedFromTheRulesAndSaysHow() throws {
@@ -67,10 +67,14 @@ let rulesModelPath = repositoryRoot + "/models/rules"
     }
 
     @Test func theFlatScoreAgreesWithTheTreesItWasLaidOutFrom() throws {
-        // The scores alone: a backstop's rule, where it is higher, would stand in for the score.
+        // The scores alone: a backstop's rule, where it is higher, would stand in for the score, and what a class
+        // never is would veto it.
         var model = Self.bundles[0].classifier
-        #expect(model.classes.contains { $0.backstop != nil })
-        for index in model.classes.indices { model.classes[index].backstop = nil }
+        #expect(model.classes.contains { $0.backstop != nil } && model.classes.contains { !$0.never.isEmpty })
+        for index in model.classes.indices {
+            model.classes[index].backstop = nil
+            model.classes[index].never = []
+        }
         let classifier = Classifier(model: model)
         var generator = SeededGenerator(seed: 7)
         for _ in 0..<200 {
