@@ -271,7 +271,6 @@ public final class FeatureExtractor {
             // window's spectral means, spectral and mel flux, cepstral spread, tonality and room leave it out.
             block.gapSubframes += 1
             hasPreviousSubframe = false
-            steadiness.gap()
             breathing.add(lowBandPower: 0)
             return
         }
@@ -289,7 +288,7 @@ public final class FeatureExtractor {
         let tonality = pass.total > 0 ? peakEnergy / pass.total : 0
         block.tonalitySum += tonality
         if tonality >= ToneSteadiness.tonalTonality { block.tonalSubframes += 1 }
-        steadiness.add(power: power, peakBin: pass.peakBin, tonality: tonality, to: block)
+        steadiness.add(power: power, peakBin: pass.peakBin, tonality: tonality, follows: hasPreviousSubframe, to: block)
         if hasPreviousSubframe, pass.magnitudeSum > 0 { block.fluxSum += min(1, pass.rise / pass.magnitudeSum) }
         swap(&self.magnitude, &self.previousMagnitude)
 

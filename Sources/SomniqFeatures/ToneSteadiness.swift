@@ -19,35 +19,25 @@ struct ToneSteadiness {
     private let binHz: Float
     /// The previous sub-frame's peak frequency, Hz, when it was tonal; nil otherwise.
     private var previousPeakHz: Float?
-    /// Whether the previous sub-frame was heard (not a gap, nor before the recording).
-    private var hasPrevious = false
 
     init(binHz: Float) {
         self.binHz = binHz
     }
 
-    /// Takes one sub-frame (not a gap): its power spectrum, strongest bin and tonality. Counts the pair it closes in
-    /// `block`: every pair of consecutive sub-frames, and those of two tonal ones whose peak held its pitch.
-    mutating func add(power: UnsafeMutableBufferPointer<Float>, peakBin: Int, tonality: Float, to block: BlockSummary) {
-        defer { hasPrevious = true }
+    /// Takes one sub-frame (not a gap): its power spectrum, strongest bin and tonality, and whether it `follows` a
+    /// sub-frame heard (neither a gap nor before the recording). Counts the pair it closes in `block`: every pair of
+    /// consecutive sub-frames, and those of two tonal ones whose peak held its pitch.
+    mutating func add(power: UnsafeMutableBufferPointer<Float>, peakBin: Int, tonality: Float, follows: Bool,
+                      to block: BlockSummary) {
         let tonal = tonality >= Self.tonalTonality && peakBin > 0 && peakBin + 1 < power.count
         let peakHz = tonal
             ? Self.refinedPeak(below: power[peakBin - 1], at: power[peakBin], above: power[peakBin + 1], bin: peakBin) * binHz
             : 0
-        if hasPrevious {
+        if follows {
             block.subframePairs += 1
-            if let previous = previousPeakHz, previous > 0, peakHz > 0,
-               abs(peakHz / previous - 1) < Self.steadyChange {
-                block.steadyPairs += 1
-            }
+            if tonal, let previous = previousPeakHz, abs(peakHz / previous - 1) < Self.steadyChange { block.steadyPairs += 1 }
         }
         previousPeakHz = tonal ? peakHz : nil
-    }
-
-    /// A gap (digital silence) ends any run of sub-frames.
-    mutating func gap() {
-        previousPeakHz = nil
-        hasPrevious = false
     }
 
     /// `tone_steadiness` of the window of blocks `a` and `b`: the share of its pairs of sub-frames that are tonal and
