@@ -12,9 +12,12 @@ func tone(sampleRate: Int, seconds: Double, hertz: (Double) -> Double) -> [Float
 }
 
 @Suite struct ToneSteadinessTests {
-    /// The windows wholly inside a 3-second sound (the first and last lean on the stream's edges).
+    /// The windows wholly inside a sound of 3 s or more (the first and last lean on the stream's edges): at least 3,
+    /// so that the tests' loops over them check something.
     func innerWindows(_ samples: [Float], sampleRate: Int) -> [Float] {
-        Array(streamFeatures(samples, sampleRate: sampleRate).dropFirst().dropLast().map { $0[.toneSteadiness] })
+        let values = Array(streamFeatures(samples, sampleRate: sampleRate).dropFirst().dropLast().map { $0[.toneSteadiness] })
+        #expect(values.count >= 3, "\(values.count) inner windows")
+        return values
     }
 
     @Test(arguments: [8_000, 16_000, 44_100, 48_000])
@@ -33,6 +36,7 @@ func tone(sampleRate: Int, seconds: Double, hertz: (Double) -> Double) -> [Float
         let glide = tone(sampleRate: 16_000, seconds: 3) { 500 + 100 * sin(2 * .pi * 2 * $0) }
         for (name, samples) in [("vibrato", vibrato), ("glide", glide)] {
             let windows = streamFeatures(samples, sampleRate: 16_000).dropFirst().dropLast()
+            #expect(windows.count >= 3, "\(name): \(windows.count) inner windows")
             for window in windows {
                 #expect(window[.tonality] > 0.5, "\(name) is tonal")
                 #expect(window[.toneSteadiness] < 0.35, "\(name): \(window[.toneSteadiness])")
