@@ -39,6 +39,9 @@ public final class AudioFileWriter {
         }
         // Without this, float input outside [-1, 1] wraps around in integer encodings.
         sf_command(handle, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
+        // No PEAK chunk in float files: it carries the time of writing, and the same samples must make the same
+        // file, byte for byte.
+        sf_command(handle, Int32(SFC_SET_ADD_PEAK_CHUNK), nil, Int32(SF_FALSE))
         self.path = path
         self.sampleRate = sampleRate
         self.channelCount = channelCount

@@ -16,10 +16,13 @@ final class BlockSummary {
     var fluxSum: Float = 0
     var tonalitySum: Float = 0
     var tonalSubframes = 0
-    /// Pairs of consecutive sub-frames (neither a gap), and those of two tonal ones whose peak held its pitch
-    /// (`ToneSteadiness`).
-    var subframePairs = 0
-    var steadyPairs = 0
+    /// The pairs of consecutive sub-frames (neither a gap) that the block's sub-frames close: the mean power of the
+    /// quieter of the two, and whether the later one's peak held its pitch (`ToneSteadiness`); the first
+    /// `subframePairCount` are valid. And the mean power of the block's loudest sub-frame.
+    private(set) var subframePairLevel = [Float](repeating: 0, count: AnalysisGrid.subframesPerBlock)
+    private(set) var subframePairSteady = [Bool](repeating: false, count: AnalysisGrid.subframesPerBlock)
+    private(set) var subframePairCount = 0
+    var loudestSubframeLevel: Float = 0
     /// Levels of the block's 10 ms micro-blocks, dBFS; the first `microCount` are valid.
     var microLevels: [Float]
     var microCount = 0
@@ -42,6 +45,12 @@ final class BlockSummary {
         microLevels = [Float](repeating: 0, count: AnalysisGrid.microBlocksPerBlock)
     }
 
+    func addSubframePair(level: Float, steady: Bool) {
+        subframePairLevel[subframePairCount] = level
+        subframePairSteady[subframePairCount] = steady
+        subframePairCount += 1
+    }
+
     func reset() {
         sampleCount = 0
         isComplete = false
@@ -54,8 +63,8 @@ final class BlockSummary {
         fluxSum = 0
         tonalitySum = 0
         tonalSubframes = 0
-        subframePairs = 0
-        steadyPairs = 0
+        subframePairCount = 0
+        loudestSubframeLevel = 0
         microCount = 0
         for index in logMelSum.indices { logMelSum[index] = 0 }
         for index in melEnergySum.indices { melEnergySum[index] = 0; melEnergyMin[index] = .greatestFiniteMagnitude }

@@ -32,7 +32,7 @@ public final class FeatureExtractor {
     private let pitch: PitchEstimator
     private let cepstrum: CepstralFeatures
     private let roomSubtracted: RoomSubtractedSpectrum
-    private var steadiness: ToneSteadiness
+    private let steadiness: ToneSteadiness
     private let breathing = BreathingRhythm()
     private var pause = PauseTracker()
 
@@ -60,7 +60,7 @@ public final class FeatureExtractor {
         pitch = PitchEstimator(sampleRate: sampleRate, window: hann, fftSize: fftSize)
         cepstrum = CepstralFeatures(binHz: binHz, binCount: bins)
         roomSubtracted = RoomSubtractedSpectrum(filters: cepstrum.filters, bands: CepstralFeatures.bands)
-        steadiness = ToneSteadiness(binHz: binHz)
+        steadiness = ToneSteadiness(binHz: binHz, binCount: bins, minBin: shape.minBin)
         envelopeBandEndBin = min(bins, max(1, Int((1000 / binHz).rounded(.up))))
         peakHalfWidthBins = Int((2 * Double(fftSize) / Double(frameLength)).rounded(.up))
 
@@ -260,6 +260,9 @@ public final class FeatureExtractor {
 
     /// Mean power under which a sub-frame is a gap (`noSignalDbfs`).
     private static let noSignalPower = Float(pow(10, Double(noSignalDbfs) / 10))
+    /// A sub-frame is tonal (`tonal_fraction` counts it) from this tonality on: its strongest peak's main lobe holds
+    /// half its power.
+    static let tonalTonality: Float = 0.5
 
     private func analyzeSubframe(_ frame: UnsafeBufferPointer<Float>, into block: BlockSummary) {
         block.subframeCount += 1
@@ -287,8 +290,9 @@ public final class FeatureExtractor {
         }
         let tonality = pass.total > 0 ? peakEnergy / pass.total : 0
         block.tonalitySum += tonality
-        if tonality >= ToneSteadiness.tonalTonality { block.tonalSubframes += 1 }
-        steadiness.add(power: power, peakBin: pass.peakBin, tonality: tonality, follows: hasPreviousSubframe, to: block)
+        if tonality >= Self.tonalTonality { block.tonalSubframes += 1 }
+        steadiness.add(power: power, peakBin: pass.peakBin, tonality: tonality, level: sumSquares / Float(frame.count),
+                       follows: hasPreviousSubframe, to: block)
         if hasPreviousSubframe, pass.magnitudeSum > 0 { block.fluxSum += min(1, pass.rise / pass.magnitudeSum) }
         swap(&self.magnitude, &self.previousMagnitude)
 

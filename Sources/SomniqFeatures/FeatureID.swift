@@ -56,11 +56,12 @@ public enum FeatureID: String, CaseIterable, Sendable, Codable {
     case tonality = "tonality"
     /// Fraction of sub-frames (not gaps) whose strongest peak holds at least half the sub-frame's power, [0, 1]: beeps and whistles.
     case tonalFraction = "tonal_fraction"
-    /// Share of the window's pairs of consecutive sub-frames (neither a gap) that are both tonal (tonality ≥ 0.5) and
-    /// whose strongest peak, refined between bins by a parabola through the log powers, moves less than 1% (a sixth
-    /// of a semitone), [0, 1]; 0 without a pair. A held electronic tone (a beep, a ring, a chime's note) reads near 1
-    /// while it sounds; a voice (a cry, a sob, a vowel) glides and trembles, and noise has no peak to hold: low
-    /// (`ToneSteadiness`).
+    /// Share of the window's loud pairs of consecutive sub-frames (neither a gap; the quieter within 12 dB of the
+    /// window's loudest) whose later sub-frame, tonal enough (tonality ≥ 0.25), has its strongest peak where one or two
+    /// sub-frames before had a strong peak, to within 0.5% (peaks refined between bins by a parabola through the log
+    /// powers), [0, 1]; 0 without a pair. A held electronic tone (a beep, a ring, a chime's note, a buzzer alternating
+    /// two tones) reads near 1, its pauses left out; a voice (a cry, a sob, a vowel) glides and trembles, and noise has
+    /// no peak to hold: low (`ToneSteadiness`).
     case toneSteadiness = "tone_steadiness"
     /// Peak of the window-corrected normalised autocorrelation (from `P`, bins below 50 Hz removed) at lags for 60–500 Hz, [0, 1]:
     /// voiced speech, crying, snoring flutter, music.

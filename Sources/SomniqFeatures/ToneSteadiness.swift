@@ -1,51 +1,117 @@
 import Foundation
 
 /// The steadiness family: `tone_steadiness`, whether a tonal sound holds its pitch. An electronic tone (an alarm's
-/// beep, a phone's ring, a chime's note) holds its frequency to within 1% from one sub-frame to the next; a voice
-/// (a cry, a sob, a sung or spoken vowel) hardly ever does, its pitch gliding and trembling as it sounds.
-/// Tonality alone cannot tell the two apart, and a beeping alarm clock was heard as crying for want of it.
+/// beep, a phone's ring, a chime's note, a buzzer's two alternating tones) comes back to the same frequency, to
+/// within half a percent, from one sub-frame to the next; a voice (a cry, a sob, a sung or spoken vowel) hardly ever
+/// does, its pitch gliding and trembling as it sounds. Tonality alone cannot tell the two apart, and a beeping alarm
+/// clock was heard as crying for want of it.
 ///
-/// Read from each sub-frame's strongest peak (above 50 Hz), its frequency refined between bins by a parabola through
-/// the log powers of the peak bin and its neighbours. The share is of every pair of consecutive sub-frames (neither a
-/// gap), so that a sound that is not tonal reads 0 as a voice that glides does, and only a held tone reads high; a
-/// pair is steady when both are tonal (tonality ≥ 0.5: the peak's main lobe holds half the power) and the peak moved
-/// less than 1%.
-struct ToneSteadiness {
-    /// A pair is steady when its peak moves by less than this share of its frequency (a sixth of a semitone).
-    static let steadyChange: Float = 0.01
-    /// A sub-frame is tonal from this tonality on (as `tonal_fraction` counts it).
-    static let tonalTonality: Float = 0.5
+/// A sub-frame holds a tone when its strongest peak (above 50 Hz; the sub-frame at least a little tonal, its peak's
+/// main lobe a quarter of its power) was already a peak, within 10 dB of the strongest, in one of the two sub-frames
+/// before it, at the same frequency to within 0.5%: each peak's frequency refined between bins by a parabola through
+/// the log powers of its bin and its neighbours. Looking two sub-frames back finds a buzzer that alternates two tones
+/// faster than the sub-frames (each sub-frame's strongest peak is the other tone's).
+///
+/// The share is of the window's pairs of consecutive heard sub-frames (neither a gap) whose quieter one is within
+/// 12 dB of the window's loudest sub-frame: the pairs of the sound the window is about. A beep's silences, a cry's
+/// breaths between sobs, a room's hum under them, are left out rather than counted unsteady or steady.
+final class ToneSteadiness {
+    /// A peak holds when it moved by less than this share of its frequency (a twelfth of a semitone).
+    static let steadyChange: Float = 0.005
+    /// A sub-frame's peak is followed from this tonality on (the main lobe's share of the sub-frame's power).
+    static let followedTonality: Float = 0.25
+    /// An earlier sub-frame had the peak when its local maximum there holds at least this share of its strongest
+    /// bin's power (10 dB down).
+    static let earlierPeakShare: Float = 0.1
+    /// A pair counts when its quieter sub-frame holds at least this share of the window's loudest sub-frame's mean
+    /// power (12 dB down).
+    static let loudPairShare = Float(pow(10.0, -12.0 / 10))
+    /// Sub-frames looked back at.
+    static let lookBack = 2
 
     private let binHz: Float
-    /// The previous sub-frame's peak frequency, Hz, when it was tonal; nil otherwise.
-    private var previousPeakHz: Float?
+    private let minBin: Int
+    /// Power spectra of the heard sub-frames before the current one, the latest first; the first `earlierCount` hold
+    /// consecutive heard sub-frames.
+    private var earlier: [UnsafeMutableBufferPointer<Float>]
+    private var earlierPeakBin: [Int]
+    private var earlierCount = 0
+    private var previousLevel: Float = 0
 
-    init(binHz: Float) {
+    /// - Parameters:
+    ///   - binHz: width of a bin of the sub-frames' power spectra; `binCount` bins.
+    ///   - minBin: the lowest bin a peak is looked for in (50 Hz).
+    init(binHz: Float, binCount: Int, minBin: Int) {
         self.binHz = binHz
-    }
-
-    /// Takes one sub-frame (not a gap): its power spectrum, strongest bin and tonality, and whether it `follows` a
-    /// sub-frame heard (neither a gap nor before the recording). Counts the pair it closes in `block`: every pair of
-    /// consecutive sub-frames, and those of two tonal ones whose peak held its pitch.
-    mutating func add(power: UnsafeMutableBufferPointer<Float>, peakBin: Int, tonality: Float, follows: Bool,
-                      to block: BlockSummary) {
-        let tonal = tonality >= Self.tonalTonality && peakBin > 0 && peakBin + 1 < power.count
-        let peakHz = tonal
-            ? Self.refinedPeak(below: power[peakBin - 1], at: power[peakBin], above: power[peakBin + 1], bin: peakBin) * binHz
-            : 0
-        if follows {
-            block.subframePairs += 1
-            if tonal, let previous = previousPeakHz, abs(peakHz / previous - 1) < Self.steadyChange { block.steadyPairs += 1 }
+        self.minBin = minBin
+        earlier = (0..<Self.lookBack).map { _ in
+            let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: binCount)
+            buffer.initialize(repeating: 0)
+            return buffer
         }
-        previousPeakHz = tonal ? peakHz : nil
+        earlierPeakBin = [Int](repeating: 0, count: Self.lookBack)
     }
 
-    /// `tone_steadiness` of the window of blocks `a` and `b`: the share of its pairs of sub-frames that are tonal and
-    /// steady (0 without a pair).
+    deinit {
+        for buffer in earlier { buffer.deallocate() }
+    }
+
+    /// Takes one heard sub-frame (not a gap): its power spectrum, strongest bin, tonality and mean power (`level`),
+    /// and whether it `follows` a sub-frame heard (neither a gap nor before the recording). Records in `block` the
+    /// pair it closes, at the level of its quieter sub-frame, and whether its peak held.
+    func add(power: UnsafeMutableBufferPointer<Float>, peakBin: Int, tonality: Float, level: Float, follows: Bool,
+             to block: BlockSummary) {
+        if !follows { earlierCount = 0 }
+        if earlierCount > 0 {
+            let holds = tonality >= Self.followedTonality && peakBin > 0 && peakBin + 1 < power.count
+                && heldEarlier(peakHz: Self.refinedPeak(in: power, bin: peakBin) * binHz, near: peakBin)
+            block.addSubframePair(level: min(level, previousLevel), steady: holds)
+        }
+        block.loudestSubframeLevel = max(block.loudestSubframeLevel, level)
+
+        // The oldest spectrum's buffer takes this one's, first.
+        earlier.insert(earlier.removeLast(), at: 0)
+        _ = earlier[0].update(fromContentsOf: power)
+        earlierPeakBin.insert(peakBin, at: 0)
+        earlierPeakBin.removeLast()
+        earlierCount = min(Self.lookBack, earlierCount + 1)
+        previousLevel = level
+    }
+
+    /// Whether one of the earlier sub-frames had a strong peak within `steadyChange` of `peakHz`, at a bin next to
+    /// `near` (the current peak's).
+    private func heldEarlier(peakHz: Float, near bin: Int) -> Bool {
+        for back in 0..<earlierCount {
+            let spectrum = earlier[back]
+            let floor = spectrum[earlierPeakBin[back]] * Self.earlierPeakShare
+            for candidate in max(minBin, bin - 1, 1)...min(bin + 1, spectrum.count - 2) {
+                let value = spectrum[candidate]
+                guard value >= floor, value >= spectrum[candidate - 1], value >= spectrum[candidate + 1] else { continue }
+                let hz = Self.refinedPeak(in: spectrum, bin: candidate) * binHz
+                if abs(peakHz / hz - 1) < Self.steadyChange { return true }
+            }
+        }
+        return false
+    }
+
+    /// `tone_steadiness` of the window of blocks `a` and `b`: the share of its loud pairs of sub-frames whose peak
+    /// held (0 without one).
     func measure(_ a: BlockSummary, _ b: BlockSummary?, into features: inout FeatureVector) {
-        let pairs = a.subframePairs + (b?.subframePairs ?? 0)
-        let steady = a.steadyPairs + (b?.steadyPairs ?? 0)
+        let floor = max(a.loudestSubframeLevel, b?.loudestSubframeLevel ?? 0) * Self.loudPairShare
+        var pairs = 0, steady = 0
+        for block in [a, b] {
+            guard let block else { continue }
+            for index in 0..<block.subframePairCount where block.subframePairLevel[index] >= floor {
+                pairs += 1
+                if block.subframePairSteady[index] { steady += 1 }
+            }
+        }
         features[.toneSteadiness] = pairs > 0 ? Float(steady) / Float(pairs) : 0
+    }
+
+    /// The position, in bins, of the peak at `bin` of `power` (neither its first nor its last bin), refined.
+    static func refinedPeak(in power: UnsafeMutableBufferPointer<Float>, bin: Int) -> Float {
+        refinedPeak(below: power[bin - 1], at: power[bin], above: power[bin + 1], bin: bin)
     }
 
     /// The peak's position in bins, between `bin - 0.5` and `bin + 0.5`: the vertex of the parabola through the

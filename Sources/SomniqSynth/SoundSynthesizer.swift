@@ -143,7 +143,9 @@ public struct SoundSynthesizer {
 
     /// Speech-like babble: voiced syllables (glottal pulses at 100–220 Hz with falling intonation,
     /// through two vowel formants that change each syllable) at about 4 syllables a second, with
-    /// fricative noise and short pauses between phrases.
+    /// fricative noise and short pauses between phrases. A voice never holds its pitch: each syllable's
+    /// glides, rising and falling in turn by 4% over the syllable (a monotone one would read as a held
+    /// tone, which `tone_steadiness` tells from a voice).
     public mutating func speech(seconds: Double, levelDbfs: Double) -> [Double] {
         let n = count(seconds)
         var output = [Double](repeating: 0, count: n)
@@ -162,9 +164,10 @@ public struct SoundSynthesizer {
                 var fricative = Biquad.highPass(frequency: 3500, sampleRate: sampleRate)
                 let hasFricative = random.unit() < 0.35
                 let pitch = basePitch * (1.1 - 0.25 * Double(syllable) / Double(syllables))
+                let glide = syllable % 2 == 0 ? 0.04 : -0.04
                 for offset in 0..<length where position + offset < n {
                     let t = Double(offset) / Double(length)
-                    let pulse = pulses.next(frequency: pitch)
+                    let pulse = pulses.next(frequency: pitch * (1 + glide * (t - 0.5)))
                     let voicedEnvelope = pow(sin(Double.pi * t), 0.6)
                     var sample = voicedEnvelope * (f1.process(pulse * 10) + 0.6 * f2.process(pulse * 10))
                     if hasFricative, t < 0.3 { sample += 0.08 * (1 - t / 0.3) * fricative.process(random.gaussian()) }
