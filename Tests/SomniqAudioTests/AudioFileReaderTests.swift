@@ -52,6 +52,19 @@ import Testing
         #expect(worst <= step + 1e-7, "largest error \(worst) for \(container) \(encoding)")
     }
 
+    /// libsndfile adds a PEAK chunk to float files by default, stamped with the time of writing: the same samples
+    /// written a second apart would differ (and `scripts/make-fixtures` would not reproduce its files). The writer
+    /// leaves it out, in both containers that have one.
+    @Test(arguments: [AudioFileWriter.Container.wav, .caf])
+    func floatFilesCarryNoTimeStampedPeakChunk(container: AudioFileWriter.Container) throws {
+        let path = try write([0.5, -0.25, 0.125], name: "float.\(container.rawValue)", container: container, encoding: .float32)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        for id in ["PEAK", "peak"] {
+            #expect(bytes.range(of: Data(id.utf8)) == nil, "\(container): a \(id) chunk")
+        }
+        #expect(try readAll(path) == [0.5, -0.25, 0.125])
+    }
+
     @Test(arguments: [8_000, 16_000, 22_050, 44_100, 48_000, 96_000, 192_000])
     func acceptsSampleRatesFrom8To192Kilohertz(rate: Int) throws {
         let path = try write([Float](repeating: 0.25, count: rate / 10), name: "rate.wav", sampleRate: rate)
