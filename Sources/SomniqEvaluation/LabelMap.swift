@@ -4,13 +4,16 @@ import Foundation
 ///
 /// ```
 /// # dataset label <TAB> our classes (comma-separated), empty for "nothing of ours" (silence is then right),
-/// # ? for "unknown: do not score"
+/// # ? for "unknown: do not score", ~classes for "a mixed bag that may hold these" [<TAB> file-name pattern]
 /// alarm	smoke_detector,siren
 /// door	door_slam
 /// other
+/// other	~crying_sobbing,speech	snoring-dataset__0_*
 /// ```
 ///
-/// A label the file does not name maps to the class of the same name.
+/// A line with a third column (an `fnmatch` pattern on the clip's file name, without its folder) decides for the clips
+/// of that label whose file name matches, before the line without one. A label the file does not name maps to the
+/// class of the same name.
 public struct LabelMap: Equatable, Sendable {
     public enum Target: Equatable, Sendable {
         /// Any of these classes is a correct answer (the first is the canonical one).
@@ -19,35 +22,87 @@ public struct LabelMap: Equatable, Sendable {
         case none
         /// Unknown content: left out of scoring.
         case excluded
+        /// A mixed bag of sounds that may hold any of these classes, which one not known clip by clip (a dataset's
+        /// "everything but snoring" folder of crying, talking, doors and clocks): predicting one of them is neither
+        /// right nor wrong, predicting nothing is right, predicting another class is a false positive; in a fit the
+        /// clip is an example, either way, of none of these classes (and a counter-example of the others).
+        case mixed([String])
+    }
+
+    /// A line that decides for the clips of `label` whose file name matches `pattern`.
+    public struct PatternEntry: Equatable, Sendable {
+        public var label: String
+        public var pattern: String
+        public var target: Target
+
+        public init(label: String, pattern: String, target: Target) {
+            self.label = label
+            self.pattern = pattern
+            self.target = target
+        }
     }
 
     public var entries: [String: Target]
+    /// In file order; the first that matches decides.
+    public var patternEntries: [PatternEntry]
 
-    public init(entries: [String: Target] = [:]) { self.entries = entries }
+    public init(entries: [String: Target] = [:], patternEntries: [PatternEntry] = []) {
+        self.entries = entries
+        self.patternEntries = patternEntries
+    }
 
-    public func target(for label: String) -> Target { entries[label] ?? .classes([label]) }
+    /// The target of a clip (or event) of `label`; `path`, where there is one, lets a patterned line decide.
+    public func target(for label: String, path: String? = nil) -> Target {
+        if let path, !patternEntries.isEmpty {
+            let name = (path as NSString).lastPathComponent
+            if let entry = patternEntries.first(where: { $0.label == label && fnmatch($0.pattern, name, 0) == 0 }) {
+                return entry.target
+            }
+        }
+        return entries[label] ?? .classes([label])
+    }
 
     public static func parse(_ text: String, path: String = "<map>") throws(DCASETable.ParseError) -> LabelMap {
         var entries: [String: Target] = [:]
+        var patternEntries: [PatternEntry] = []
         for (number, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines.subtracting(.init(charactersIn: "\t")))
             if line.isEmpty || line.hasPrefix("#") { continue }
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map {
                 $0.trimmingCharacters(in: .whitespaces)
             }
-            guard fields.count <= 2, !fields[0].isEmpty else {
-                throw .malformed(path: path, line: number + 1, reason: "expected label<TAB>classes")
+            guard fields.count <= 3, !fields[0].isEmpty else {
+                throw .malformed(path: path, line: number + 1, reason: "expected label<TAB>classes[<TAB>file-name pattern]")
             }
-            let value = fields.count == 2 ? fields[1] : ""
+            let value = fields.count >= 2 ? fields[1] : ""
+            let target: Target
             if value == "?" {
-                entries[fields[0]] = .excluded
+                target = .excluded
             } else if value.isEmpty {
-                entries[fields[0]] = Target.none
+                target = .none
+            } else if value.hasPrefix("~") {
+                let classes = Self.classList(value.dropFirst())
+                guard !classes.isEmpty else {
+                    throw .malformed(path: path, line: number + 1, reason: "'~' needs the classes the mixed bag may hold")
+                }
+                target = .mixed(classes)
             } else {
-                entries[fields[0]] = .classes(value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+                target = .classes(Self.classList(Substring(value)))
+            }
+            if fields.count == 3 {
+                guard !fields[2].isEmpty else {
+                    throw .malformed(path: path, line: number + 1, reason: "the third column, a file-name pattern, is empty")
+                }
+                patternEntries.append(PatternEntry(label: fields[0], pattern: fields[2], target: target))
+            } else {
+                entries[fields[0]] = target
             }
         }
-        return LabelMap(entries: entries)
+        return LabelMap(entries: entries, patternEntries: patternEntries)
+    }
+
+    static func classList(_ value: Substring) -> [String] {
+        value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
     public static func parse(contentsOf path: String) throws -> LabelMap {

@@ -94,6 +94,13 @@ public struct ModelFitter: Sendable {
             let definition = base.classes[classIndex]
             // The `other` class learns the windows that are none of the classes.
             let isPositive: (String?) -> Bool = definition.id == TopClass.other ? { $0 == nil } : { $0 == definition.id }
+            // A clip that may hold the class, which it is not known (a mixed bag), teaches it nothing either way. It
+            // still teaches `other`, whose confidence raises nothing: most of such a bag is what `other` is (clocks,
+            // motors, a street), and without it `other` no longer held the top of a household noise (the README's
+            // "A bag of everything but snoring").
+            let kept = rowClip.indices.filter { !dataset.clips[rowClip[$0]].uncertainClasses.contains(definition.id) }
+            let (rows, rowClip) = kept.count == rowClip.count ? (rows, rowClip) : (kept.map { rows[$0] }, kept.map { rowClip[$0] })
+            let rowClass = kept.count == rowClass.count ? rowClass : kept.map { rowClass[$0] }
             let examples = Set(zip(rowClip, rowClass).filter { isPositive($0.1) && !dataset.clips[$0.0].augmented }.map(\.0)).count
             guard !options.keep.contains(definition.id) else {
                 return (nil, ClassReport(classID: definition.id, fitted: false, positiveExamples: examples, paths: 0,

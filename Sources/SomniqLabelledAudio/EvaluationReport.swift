@@ -109,7 +109,8 @@ public enum EvaluationReport {
 
     public static func clipsTable(_ evaluation: ClipEvaluation) -> String {
         var text = "Clip rule: \(clipRule).\n"
-        text += "\(evaluation.clips.count) clips scored, \(evaluation.excluded) excluded by the label map; "
+        text += "\(evaluation.clips.count) clips scored, \(evaluation.excluded) excluded by the label map, "
+            + "\(evaluation.unjudged) predicted as a class their mixed bag may hold (not judged); "
             + "accuracy \(number(evaluation.accuracy)), macro F1 \(number(evaluation.macroF1))\n\n"
         var table = TextTable(headers: ["class", "F1", "P", "R", "clips", "predicted", "TP"],
                               alignments: [.left, .right, .right, .right, .right, .right, .right])
@@ -135,12 +136,14 @@ public enum EvaluationReport {
 
     public static func clipsJSON(_ evaluation: ClipEvaluation) throws -> String {
         struct Confusion: Encodable { var labels: [String], predictions: [String], counts: [[Int]] }
-        struct Prediction: Encodable { var path: String, label: String, predicted: String, confidence: Float, correct: Bool }
+        struct Prediction: Encodable { var path: String, label: String, predicted: String, confidence: Float, correct: Bool? }
         struct Bin: Encodable { var confidenceFrom: Float, clips: Int, correct: Int }
         struct Output: Encodable {
             var mode = "clips"
             var rule: String
             var clips: Int, excluded: Int
+            /// Clips predicted as a class their mixed bag may hold: neither right nor wrong (their `correct` is absent).
+            var unjudged: Int
             var accuracy: Double?, macroF1: Double?
             var classWise: [String: DetectionCounts]
             var confusion: Confusion
@@ -149,7 +152,8 @@ public enum EvaluationReport {
         }
         let confusion = evaluation.confusion
         return try JSONOutput.encode(Output(
-            rule: clipRule, clips: evaluation.clips.count, excluded: evaluation.excluded, accuracy: evaluation.accuracy,
+            rule: clipRule, clips: evaluation.clips.count, excluded: evaluation.excluded, unjudged: evaluation.unjudged,
+            accuracy: evaluation.accuracy,
             macroF1: evaluation.macroF1,
             classWise: Dictionary(uniqueKeysWithValues: evaluation.scoredClasses.map { ($0, evaluation.counts(for: $0)) }),
             confusion: Confusion(labels: confusion.labels, predictions: confusion.predictions, counts: confusion.counts),

@@ -35,10 +35,14 @@ public struct FitDataBuilder {
         for (number, clip) in clips.enumerated() {
             progress(number)
             let classID: String?
-            switch map.target(for: clip.label) {
+            var uncertain: Set<String> = []
+            switch map.target(for: clip.label, path: clip.path) {
             case .excluded: continue
             case .none: classID = nil
             case .classes(let classes): classID = classes.first
+            case .mixed(let classes):
+                classID = nil
+                uncertain = Set(classes)
             }
             do {
                 let audio = try AudioFileReader.readMono(clip.path)
@@ -47,6 +51,7 @@ public struct FitDataBuilder {
                 let used = FitDataset.activeWindows(levels: rows.map { $0[FeatureID.rmsDbfs.index] })
                 var original = FitDataset.Clip(path: clip.path, label: clip.label, classID: classID, group: group, windows: rows,
                                                windowClasses: rows.map { _ in classID }, used: used, source: clip.source)
+                original.uncertainClasses = uncertain
                 if probes {
                     original.probes = Self.invarianceProbes.map { name, change in
                         let changed = change.apply(to: audio.samples, sampleRate: audio.sampleRate, backgrounds: Background.synthesised)
@@ -90,6 +95,7 @@ public struct FitDataBuilder {
                 path: clip.path, label: clip.label, classID: clip.classID, group: clip.group, windows: copyRows,
                 windowClasses: copyRows.indices.map { $0 < lead ? nil : clip.classID }, used: copyUsed, source: clip.source)
             augmented.augmented = true
+            augmented.uncertainClasses = clip.uncertainClasses
             augmented.backgroundGroup = change.background.flatMap { backgrounds[$0].group }
             augmented.backgroundSource = change.background.flatMap { backgrounds[$0].source }
             return augmented
@@ -203,7 +209,7 @@ public struct FitDataBuilder {
                     let end = min(data.durationSeconds, start + AnalysisGrid.windowSeconds)
                     let covering = fileEvents.first { min(end, $0.offset) - max(start, $0.onset) >= 0.5 * (end - start) }
                     switch covering.map({ map.target(for: $0.label) }) {
-                    case .excluded?:
+                    case .excluded?, .mixed?:
                         classes.append(nil)
                         used.append(false)
                     case .classes(let mapped)?:

@@ -6,7 +6,7 @@ import SomniqModel
 /// Writes a model folder: `model.json`, `profiles.json` and a README saying how the model was made.
 public enum ModelWriter {
     public static func write(model: ClassifierModel, profiles: ModelBundle, to folder: String, reports: [ModelFitter.ClassReport],
-                             augmentation: String? = nil, sourceBalance: Double = 0, command: String, clips: Int,
+                             augmentation: String? = nil, sourceBalance: Double = 0, mixedBags: Int = 0, command: String, clips: Int,
                              scores: String?) throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let encoder = JSONEncoder()
@@ -29,6 +29,11 @@ public enum ModelWriter {
                 ? "Weights: a class and the rest weigh half each; a clip of the class weighs as much as any other, a clip of "
                     + "the rest from a source with n such clips weighs n^−\(String(format: "%g", sourceBalance)) "
                     + "(`fit --source-balance`), so that one corpus does not decide what a class is not.\n\n"
+                : "")
+            + (mixedBags > 0
+                ? "Mixed bags: \(mixedBags) clips of a label the map gives as `~classes` (a bag that may hold those classes, which one "
+                    + "not known clip by clip) train none of the classes they may hold; they are counter-examples of every other "
+                    + "class, and examples of `other`.\n\n"
                 : "")
             + "| class | fitted | examples | rule paths or trees | note |\n|---|---|---|---|---|\n"
         for report in reports {

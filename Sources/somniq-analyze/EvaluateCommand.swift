@@ -20,7 +20,9 @@ struct EvaluateCommand: ParsableCommand {
             columns), each clip's dominant class is scored against its label: per-class precision, recall and F1, \
             macro F1, and a confusion matrix.
             --map names which of our classes count for a dataset's label (label<TAB>class,class; empty: nothing of \
-            ours, so only silence is right; ?: do not score).
+            ours, so only silence is right; ?: do not score; ~class,class: a mixed bag that may hold those classes, \
+            which one not known clip by clip, so predicting one of them is not judged). A third column, a file-name \
+            pattern (label<TAB>classes<TAB>bag__0_*), makes the line decide only for the clips of the label it matches.
             """)
 
     @Argument(help: ArgumentHelp("Audio files or folders (with --labels).", valueName: "files-or-folders"))

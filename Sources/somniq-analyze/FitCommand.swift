@@ -314,6 +314,7 @@ struct FitCommand: ParsableCommand {
             try ModelWriter.write(model: model, profiles: baseBundle, to: out, reports: reports,
                                   augmentation: augmentation.map { "\($0.recipe.summary); \($0.backgrounds) backgrounds in the pool" },
                                   sourceBalance: options.sourceBalance,
+                                  mixedBags: dataset.clips.filter { !$0.augmented && !$0.uncertainClasses.isEmpty }.count,
                                   command: "somniq-analyze " + CommandLine.arguments.dropFirst().joined(separator: " "),
                                   clips: recordings, scores: format == .table ? scoresText : nil)
         } catch {

@@ -60,6 +60,32 @@ import Testing
         #expect(treeSnoring["score"] == nil)
     }
 
+    /// A mixed bag (`~classes` in the map, for the files a pattern names) trains none of the classes it may hold; the
+    /// model's README says how many clips the bags held.
+    @Test func aMixedBagTrainsNoneOfItsClassesAndTheReadmeSaysHowManyClipsItHolds() throws {
+        let scratch = Scratch()
+        let clips = try makeClips(scratch)
+        try "alarm\tsmoke_detector\nother\t\nother\t~smoke_detector\tother-[123].wav\n"
+            .write(toFile: scratch.file("bag.tsv"), atomically: true, encoding: .utf8)
+        var alarms: [String: Data] = [:]
+        for map in ["map.tsv", "bag.tsv"] {
+            let out = scratch.file("models/\(map)")
+            let result = try CommandRunner.run(["fit", "--clips", clips, "--map", scratch.file(map), "--out", out, "--min-examples", "3",
+                                                "--max-depth", "2", "--rounds", "5", "--augment", "0"])
+            #expect(result.status == 0, "\(result.stderr)")
+            let readme = try String(contentsOfFile: out + "/README.md", encoding: .utf8)
+            #expect(readme.contains("Mixed bags: 3 clips") == (map == "bag.tsv"), "\(map)")
+            #expect(readme.contains("| other | yes | 6 |"), "\(map): the bag's clips are still examples of other")
+            let model = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/model.json"))) as! [String: Any]
+            for name in ["smoke_detector", "snoring"] {
+                let definition = (model["classes"] as! [[String: Any]]).first { $0["id"] as? String == name }!
+                alarms["\(map) \(name)"] = try JSONSerialization.data(withJSONObject: definition, options: .sortedKeys)
+            }
+        }
+        #expect(alarms["map.tsv smoke_detector"] != alarms["bag.tsv smoke_detector"], "three counter-examples fewer for the alarm")
+        #expect(alarms["map.tsv snoring"] == alarms["bag.tsv snoring"], "the same counter-examples for snoring")
+    }
+
     @Test func fitsFromEventLabelledRecordingsAndAudacityLabels() throws {
         let scratch = Scratch()
         try FileManager.default.createDirectory(atPath: scratch.file("nights"), withIntermediateDirectories: true)

@@ -182,3 +182,40 @@ func expectAgreement(_ scores: DetectionScores, _ pinned: Pinned, _ context: Str
         #expect(confusion.counts[confusion.labels.firstIndex(of: "other")!][confusion.predictions.firstIndex(of: "snoring")!] == 1)
     }
 }
+
+/// `LabelMap`'s mixed bags (`~classes`) and file-name patterns (a third column), and how clips of a mixed bag are scored.
+@Suite struct MixedBagLabelTests {
+    let map = try! LabelMap.parse("other\t\nother\t~crying_sobbing,speech\tbag__0_*\nbaby\tcrying_sobbing\n")
+
+    @Test func aPatternDecidesForTheFilesItMatchesOnly() {
+        #expect(map.target(for: "other", path: "/data/other/bag__0_12.wav") == .mixed(["crying_sobbing", "speech"]))
+        #expect(map.target(for: "other", path: "/data/other/bag__noise.wav") == LabelMap.Target.none)
+        #expect(map.target(for: "other") == LabelMap.Target.none, "without a path, the line without a pattern")
+        #expect(map.target(for: "baby", path: "/data/baby/bag__0_1.wav") == .classes(["crying_sobbing"]),
+                "a pattern decides only for its own label")
+    }
+
+    @Test(arguments: ["other\t~\n", "other\t~ , \n", "other\t~speech\t\n", "other\tspeech\tbag*\textra\n"])
+    func malformedLinesAreRefused(text: String) {
+        #expect(throws: DCASETable.ParseError.self) { try LabelMap.parse(text) }
+    }
+
+    @Test func aClassTheBagMayHoldIsNotJudged() {
+        var clips = ClipEvaluation(map: map)
+        clips.add(path: "b/bag__0_1.wav", label: "other", predicted: "crying_sobbing")  // may be a cry: not judged
+        clips.add(path: "b/bag__0_2.wav", label: "other", predicted: "silence")  // nothing: a correct rejection
+        clips.add(path: "b/bag__0_3.wav", label: "other", predicted: "snoring")  // not in the bag: a false positive
+        clips.add(path: "b/noise.wav", label: "other", predicted: "crying_sobbing")  // none of ours: a false positive
+        clips.add(path: "c/cry.wav", label: "baby", predicted: "crying_sobbing")
+        clips.add(path: "s/snore.wav", label: "snoring", predicted: "snoring")
+        #expect(clips.unjudged == 1)
+        #expect(clips.isCorrect(clips.clips[0]) == nil)
+        #expect(clips.isCorrect(clips.clips[1]) == true)
+        #expect(clips.isCorrect(clips.clips[2]) == false)
+        let crying = clips.counts(for: "crying_sobbing")
+        #expect(crying.truePositives == 1 && crying.falsePositives == 1, "the bag's cry is neither; the noise's is false")
+        #expect(clips.counts(for: "snoring").falsePositives == 1)
+        #expect(clips.accuracy == 3.0 / 5.0, "over the five judged clips")
+        #expect(clips.reliability.reduce(0) { $0 + $1.clips } == 4, "the unjudged clip has no place in the reliability table")
+    }
+}
