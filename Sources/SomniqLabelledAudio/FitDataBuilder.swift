@@ -209,6 +209,8 @@ public struct FitDataBuilder {
                     let end = min(data.durationSeconds, start + AnalysisGrid.windowSeconds)
                     let covering = fileEvents.first { min(end, $0.offset) - max(start, $0.onset) >= 0.5 * (end - start) }
                     switch covering.map({ map.target(for: $0.label) }) {
+                    // A window of a mixed bag's event trains nothing: which of the bag's classes it holds is not known,
+                    // and a window carries one class or none.
                     case .excluded?, .mixed?:
                         classes.append(nil)
                         used.append(false)
