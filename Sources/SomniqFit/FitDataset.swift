@@ -25,8 +25,9 @@ public struct FitDataset: Sendable {
         public var augmented = false
         /// A recording labelled by events (`fit --labels`): scored window by window, as its windows carry the labels.
         public var eventLabelled = false
-        /// Classes the clip may hold, which it is not known (a mixed bag: `LabelMap.Target.mixed`): it is no example,
-        /// either way, of these classes, and a counter-example of every other class (and an example of `other`).
+        /// Classes the clip may hold, which it is not known (a mixed bag: `LabelMap.Target.mixed`; or, for a copy, those
+        /// its background holds, its own class aside): it is no example, either way, of these classes, and a
+        /// counter-example of every other class (and an example of `other`).
         public var uncertainClasses: Set<String> = []
         public var backgroundGroup: String?
         public var backgroundSource: String?

@@ -4,6 +4,7 @@ import SomniqAudio
 import SomniqEvaluation
 import SomniqFeatures
 import SomniqFit
+import SomniqModel
 import SomniqStore
 import SomniqSynth
 
@@ -95,7 +96,10 @@ public struct FitDataBuilder {
                 path: clip.path, label: clip.label, classID: clip.classID, group: clip.group, windows: copyRows,
                 windowClasses: copyRows.indices.map { $0 < lead ? nil : clip.classID }, used: copyUsed, source: clip.source)
             augmented.augmented = true
-            augmented.uncertainClasses = clip.uncertainClasses
+            // A recorded background of one of our classes (rain) is that sound still, under the clip: over it, the copy
+            // is its clip's class and no counter-example of the background's.
+            let held = change.background.map { backgrounds[$0].heldClasses } ?? []
+            augmented.uncertainClasses = clip.uncertainClasses.union(held.subtracting([clip.classID].compactMap { $0 }))
             augmented.backgroundGroup = change.background.flatMap { backgrounds[$0].group }
             augmented.backgroundSource = change.background.flatMap { backgrounds[$0].source }
             return augmented
@@ -173,16 +177,24 @@ public struct FitDataBuilder {
         return (0..<analysis.windowCount).map { Array(analysis.features[($0 * count)..<(($0 + 1) * count)]) }
     }
 
-    /// Recorded backgrounds to mix under training clips: each clip's samples (at most `seconds` of it), with its group
-    /// and source. The synthesised ones (`Background.synthesised`) come first.
-    public static func backgrounds(_ clips: [ClipSource.Clip], seconds: Double = 30, failure: (AudioFileError) -> Void = { _ in })
-        -> [Background] {
+    /// Recorded backgrounds to mix under training clips: each clip's samples (at most `seconds` of it), with its group,
+    /// source and the classes its label holds (by `map`). A mixed bag's classes are not held: most of a bag is none of
+    /// them, and copies over it that learnt nothing of them cost crying and speech their precision (the top-level
+    /// README, "Rain under a cough"). The synthesised ones (`Background.synthesised`) come first.
+    public static func backgrounds(_ clips: [ClipSource.Clip], map: LabelMap, seconds: Double = 30,
+                                   failure: (AudioFileError) -> Void = { _ in }) -> [Background] {
         Background.synthesised + clips.compactMap { clip -> Background? in
+            let held: Set<String>
+            switch map.target(for: clip.label, path: clip.path) {
+            case .classes(let classes): held = Set(classes).subtracting([TopClass.other])
+            case .mixed, .none, .excluded: held = []
+            }
             do throws(AudioFileError) {
                 let audio = try AudioFileReader.readMono(clip.path)
                 let limit = min(audio.samples.count, Int(seconds * Double(audio.sampleRate)))
                 return Background(name: (clip.path as NSString).lastPathComponent, group: FitDataset.group(of: clip.path),
-                                  source: clip.source, kind: .recorded(samples: Array(audio.samples[0..<limit]), sampleRate: audio.sampleRate))
+                                  source: clip.source, kind: .recorded(samples: Array(audio.samples[0..<limit]), sampleRate: audio.sampleRate),
+                                  heldClasses: held)
             } catch {
                 failure(error)
                 return nil

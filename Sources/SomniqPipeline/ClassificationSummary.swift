@@ -46,10 +46,17 @@ public struct ClassificationSummary: Equatable, Sendable {
 
     /// What the recording was, in words that do not overstate it: "mostly snoring" only when snoring was on top more
     /// than half the time; otherwise the sound heard most beside the share of the time nothing of note was
-    /// ("heard most: snoring, 9% of the time (other 79%, silence 12%)").
-    public var headline: String {
-        let total = max(totalSeconds, 1e-9)
-        func percent(_ seconds: Double) -> String { "\(Int((100 * seconds / total).rounded()))%" }
+    /// ("heard most: snoring, 9% of the time (other 79%, silence 12%)"; a share under half a percent is "<1%").
+    public var headline: String { Self.headline(secondsPerClass) }
+
+    /// The headline of a recording whose classes were on top for these seconds.
+    public static func headline(_ secondsPerClass: [String: Double]) -> String {
+        let total = max(secondsPerClass.values.reduce(0, +), 1e-9)
+        func percent(_ seconds: Double) -> String {
+            let share = Int((100 * seconds / total).rounded())
+            return share == 0 && seconds > 0 ? "<1%" : "\(share)%"
+        }
+        let dominantClass = TopClass.dominant(secondsPerClass)
         let heard = secondsPerClass[dominantClass] ?? 0
         guard !TopClass.nothing.contains(dominantClass) else { return "nothing of note" }
         if heard > total / 2 { return "mostly \(dominantClass)" }

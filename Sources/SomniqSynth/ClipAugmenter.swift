@@ -129,12 +129,26 @@ public struct Background: Sendable {
     public var group: String?
     public var source: String?
     public var kind: Kind
+    /// Classes a recorded background holds (its label's): a clip mixed over it is no example, either way, of those
+    /// classes but its own (a cough over rain is not "not rain").
+    public var heldClasses: Set<String>
 
-    public init(name: String, group: String? = nil, source: String? = nil, kind: Kind) {
+    public init(name: String, group: String? = nil, source: String? = nil, kind: Kind, heldClasses: Set<String> = []) {
         self.name = name
         self.group = group
         self.source = source
         self.kind = kind
+        self.heldClasses = heldClasses
+    }
+
+    /// The pool in words, for the model's README: how many backgrounds, and how many of them hold a class.
+    public static func poolSummary(_ pool: [Background]) -> String {
+        var held: [String: Int] = [:]
+        for background in pool { for id in background.heldClasses { held[id, default: 0] += 1 } }
+        guard !held.isEmpty else { return "\(pool.count) backgrounds in the pool" }
+        let counts = held.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        return "\(pool.count) backgrounds in the pool, some of them recordings of a class, over which a copy of another "
+            + "class is no counter-example of it (\(counts))"
     }
 
     public static let synthesised: [Background] = [

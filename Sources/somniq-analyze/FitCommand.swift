@@ -156,7 +156,7 @@ struct FitCommand: ParsableCommand {
         let builder = FitDataBuilder(analyzer: RecordingAnalyzer(bundle: baseBundle), map: labelMap)
         let dataset: FitDataset
         var failures = 0
-        var augmentation: (recipe: AugmentationRecipe, backgrounds: Int)?
+        var augmentation: (recipe: AugmentationRecipe, backgrounds: [Background])?
         if let labels {
             let files = InputCollector.collect([clips])
             let events: [SoundEvent]
@@ -188,13 +188,13 @@ struct FitCommand: ParsableCommand {
             if let backgrounds {
                 do {
                     let listed = try ClipSource.load(backgrounds).filter { backgroundLabel.isEmpty || backgroundLabel.contains($0.label) }
-                    backgroundPool = FitDataBuilder.backgrounds(listed, failure: { Terminal.error($0.description) })
+                    backgroundPool = FitDataBuilder.backgrounds(listed, map: labelMap, failure: { Terminal.error($0.description) })
                 } catch {
                     Terminal.error(error.description)
                     throw ExitStatus.nothingDone
                 }
             }
-            augmentation = (recipe, backgroundPool.count)
+            augmentation = (recipe, backgroundPool)
             dataset = builder.fromClips(clipList, augmentation: recipe, backgrounds: backgroundPool, probes: invariance,
                                         progress: { Terminal.progress("analysing \($0 + 1)/\(clipList.count)") },
                                         failure: { failures += 1; Terminal.error($0.description) })
@@ -312,7 +312,7 @@ struct FitCommand: ParsableCommand {
             + "\(baseBundle.classifier.version); see README.md in this folder."
         do {
             try ModelWriter.write(model: model, profiles: baseBundle, to: out, reports: reports,
-                                  augmentation: augmentation.map { "\($0.recipe.summary); \($0.backgrounds) backgrounds in the pool" },
+                                  augmentation: augmentation.map { "\($0.recipe.summary); \(Background.poolSummary($0.backgrounds))" },
                                   sourceBalance: options.sourceBalance,
                                   mixedBags: dataset.clips.filter { !$0.augmented && !$0.uncertainClasses.isEmpty }.count,
                                   command: "somniq-analyze " + CommandLine.arguments.dropFirst().joined(separator: " "),

@@ -179,6 +179,45 @@ import Testing
         #expect(half.summary.contains("50% of them after 4 s of the background alone, the others from the clip's first sample"))
     }
 
+    /// A copy over a recorded background of one of our classes (rain) is no example, either way, of that class but its
+    /// own: a cough over rain is a cough and is not "not rain". Over a background of nothing of ours, a synthesised one
+    /// or a mixed bag (which only may hold a class, and mostly does not), it stays a counter-example of every other class.
+    @Test func aCopyIsNoCounterExampleOfItsBackgroundsClass() throws {
+        let folder = NSTemporaryDirectory() + "somniq-held-\(UUID().uuidString)/"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var synthesizer = SoundSynthesizer(sampleRate: 16_000, seed: 3)
+        let noise = synthesizer.whiteNoise(seconds: 3, levelDbfs: -25).map { Float($0) }
+        for name in ["cough.wav", "rain.wav", "fan.wav", "bag__0_1.wav", "rain-2.wav"] {
+            let writer = try AudioFileWriter(path: folder + name, sampleRate: 16_000, container: .wav, encoding: .float32)
+            try writer.write(interleaved: name == "cough.wav" ? clip : noise)
+        }
+        let map = try LabelMap.parse("other\t\nother\t~crying_sobbing,speech\tbag__0_*\n")
+        let pool = FitDataBuilder.backgrounds([ClipSource.Clip(path: folder + "rain.wav", label: "rain"),
+                                               ClipSource.Clip(path: folder + "fan.wav", label: "other"),
+                                               ClipSource.Clip(path: folder + "bag__0_1.wav", label: "other")], map: map)
+        #expect(pool.map(\.heldClasses) == [[], [], [], [], ["rain"], [], []])
+        #expect(Background.poolSummary(pool).hasPrefix("7 backgrounds in the pool") && Background.poolSummary(pool).hasSuffix("(rain 1)"))
+        #expect(Background.poolSummary(Background.synthesised) == "4 backgrounds in the pool")
+        var recipe = AugmentationRecipe()
+        recipe.copies = 16
+        recipe.backgroundShare = 1
+        recipe.rates = [.native]
+        let builder = FitDataBuilder(analyzer: RecordingAnalyzer(bundle: shippedBundle), map: map)
+        for (path, label, own) in [("cough.wav", "cough", "cough"), ("rain-2.wav", "rain", "rain")] {
+            let copies = builder.fromClips([ClipSource.Clip(path: folder + path, label: label)], augmentation: recipe, backgrounds: pool)
+                .clips.filter { $0.augmented && $0.label == label }
+            #expect(copies.count == recipe.copies)
+            let over = Set(copies.compactMap(\.backgroundGroup))
+            #expect(over.isSuperset(of: ["rain", "bag__0_1"]), "\(path): copies over rain and over the bag, \(over)")
+            for copy in copies {
+                let expected: Set<String> = copy.backgroundGroup == "rain" && own != "rain" ? ["rain"] : []
+                #expect(copy.uncertainClasses == expected, "\(path) over \(copy.backgroundGroup ?? "a synthesised room")")
+                #expect(copy.classID == own && !copy.uncertainClasses.contains(own))
+            }
+        }
+    }
+
     /// `fit --teeth-grinding N --footsteps N --passing-cars N`: that many synthesised clips of each, trained as none of
     /// the classes, the same for the same recipe, each named for its sound, and listed in the recipe's words; no grinding
     /// and no footsteps by default, 24 passing cars (each at its own SNR).
