@@ -102,7 +102,7 @@ struct FitCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Seed of the augmentation.", valueName: "N"))
     var augmentSeed = AugmentationRecipe().seed
 
-    @Option(help: ArgumentHelp("Recorded backgrounds to mix under the augmented copies (folder or manifest; synthesised rooms are always used).",
+    @Option(help: ArgumentHelp("Recorded backgrounds to mix under the augmented copies (folder or manifest; synthesised rooms are always used); a copy over a background whose label is one of our classes is no counter-example of that class.",
                                valueName: "path"))
     var backgrounds: String?
 
