@@ -71,6 +71,10 @@ struct FitCommand: ParsableCommand {
                                valueName: "P"))
     var sourceBalance = ModelFitter.Options().sourceBalance
 
+    @Option(help: ArgumentHelp("A feature the fitted trees may not test (repeatable; its name as classify --features prints it).",
+                               valueName: "feature"))
+    var leaveOutFeature: [String] = []
+
     @Option(help: ArgumentHelp("A class whose hand-written rule (from --base) stays beside its fitted score, the larger confidence winning (repeatable; default: smoke_detector, snoring, cough, speech).",
                                valueName: "class"))
     var backstop: [String] = []
@@ -145,6 +149,25 @@ struct FitCommand: ParsableCommand {
             throw ValidationError("--holdout-fold takes K/N with 0 <= K < N and N >= 2, e.g. 0/5; found '\(holdoutFold)'")
         }
         if holdoutList != nil, holdoutFold == nil { throw ValidationError("--holdout-list needs --holdout-fold") }
+        _ = try Self.fittedFeatures(leavingOut: leaveOutFeature)
+    }
+
+    /// The features the trees may test: the fitter's own choice less those `--leave-out-feature` names.
+    static func fittedFeatures(leavingOut names: [String]) throws -> [FeatureID] {
+        let fittable = ModelFitter.Options().features
+        for name in names {
+            guard let feature = FeatureID(rawValue: name) else {
+                throw ValidationError("--leave-out-feature \(name): no such feature; the names are those of classify --features "
+                                      + "(e.g. mfcc_7, spectral_flatness)")
+            }
+            guard fittable.contains(feature) else {
+                throw ValidationError("--leave-out-feature \(name): the trees never test it (levels and a window's context are "
+                                      + "left out already)")
+            }
+        }
+        let kept = fittable.filter { !names.contains($0.rawValue) }
+        if kept.isEmpty { throw ValidationError("--leave-out-feature leaves the trees no feature to test") }
+        return kept
     }
 
     func run() throws {
@@ -209,6 +232,7 @@ struct FitCommand: ParsableCommand {
         options.learningRate = learningRate
         options.minExamples = minExamples
         options.sourceBalance = sourceBalance
+        options.features = try Self.fittedFeatures(leavingOut: leaveOutFeature)
         if !backstop.isEmpty { options.backstops = Set(backstop) }
         let fitter = ModelFitter(options: options)
         var scoresText = ""

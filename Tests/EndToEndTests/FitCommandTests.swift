@@ -195,6 +195,43 @@ import Testing
         #expect(model?["version"] as? String == "3.1.4")
     }
 
+    /// Every feature a fitted score's trees test, with how often.
+    func testedFeatures(_ modelFolder: String) throws -> [String: Int] {
+        let model = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: modelFolder + "/model.json"))) as! [String: Any]
+        var counts: [String: Int] = [:]
+        func walk(_ node: [String: Any]) {
+            guard let feature = node["feature"] as? String else { return }
+            counts[feature, default: 0] += 1
+            for side in ["above", "below"] { if let child = node[side] as? [String: Any] { walk(child) } }
+        }
+        for entry in model["classes"] as! [[String: Any]] {
+            for tree in ((entry["score"] as? [String: Any])?["trees"] as? [[String: Any]]) ?? [] { walk(tree) }
+        }
+        return counts
+    }
+
+    /// `--leave-out-feature` keeps a feature out of every fitted tree (here the one the trees test most when free to), and
+    /// names its mistakes: a feature that does not exist, or one the trees never test anyway.
+    @Test func aLeftOutFeatureIsTestedByNoTree() throws {
+        let scratch = Scratch()
+        let clips = try makeClips(scratch)
+        let common = ["fit", "--clips", clips, "--map", scratch.file("map.tsv"), "--min-examples", "3", "--rounds", "10", "--augment", "0"]
+        #expect(try CommandRunner.run(common + ["--out", scratch.file("free")]).status == 0)
+        let free = try testedFeatures(scratch.file("free"))
+        let favourite = try #require(free.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key)
+        let without = try CommandRunner.run(common + ["--out", scratch.file("without"), "--leave-out-feature", favourite])
+        #expect(without.status == 0, "\(without.stderr)")
+        let tested = try testedFeatures(scratch.file("without"))
+        #expect(!tested.isEmpty && tested[favourite] == nil, "\(favourite) still tested: \(tested)")
+        let readme = try String(contentsOfFile: scratch.file("without/README.md"), encoding: .utf8)
+        #expect(readme.contains("--leave-out-feature \(favourite)"))
+
+        let unknown = try CommandRunner.run(common + ["--out", scratch.file("x"), "--leave-out-feature", "mfcc_13"])
+        #expect(unknown.status == 64 && unknown.stderr.contains("--leave-out-feature mfcc_13: no such feature"), "\(unknown.stderr)")
+        let level = try CommandRunner.run(common + ["--out", scratch.file("x"), "--leave-out-feature", "rms_dbfs"])
+        #expect(level.status == 64 && level.stderr.contains("the trees never test it"), "\(level.stderr)")
+    }
+
     @Test func needsSomethingToDo() throws {
         #expect(try CommandRunner.run(["fit", "--clips", "x"]).status == 64)
         #expect(try CommandRunner.run(["fit", "--clips", "x", "--out", "y", "--method", "forest"]).status == 64)
