@@ -11,6 +11,8 @@ public struct ClipEvaluation: Sendable {
     public struct Clip: Equatable, Sendable {
         public var path: String
         public var label: String
+        /// The dataset's finer category (a manifest's `orig_label`), where it has one.
+        public var detail: String? = nil
         public var predicted: String
         /// The model's confidence in its prediction (for reliability tables).
         public var confidence: Float
@@ -27,15 +29,15 @@ public struct ClipEvaluation: Sendable {
         self.nothing = nothing
     }
 
-    public mutating func add(path: String, label: String, predicted: String, confidence: Float = 0) {
-        if map.target(for: label, path: path) == .excluded {
+    public mutating func add(path: String, label: String, detail: String? = nil, predicted: String, confidence: Float = 0) {
+        if map.target(for: label, detail: detail, path: path) == .excluded {
             excluded += 1
             return
         }
-        clips.append(Clip(path: path, label: label, predicted: predicted, confidence: confidence))
+        clips.append(Clip(path: path, label: label, detail: detail, predicted: predicted, confidence: confidence))
     }
 
-    func target(of clip: Clip) -> LabelMap.Target { map.target(for: clip.label, path: clip.path) }
+    public func target(of clip: Clip) -> LabelMap.Target { map.target(for: clip.label, detail: clip.detail, path: clip.path) }
 
     /// Whether a clip's prediction can be judged: not a class its mixed bag may hold.
     public func isScored(_ clip: Clip) -> Bool {
@@ -123,13 +125,15 @@ public struct ClipEvaluation: Sendable {
         return Double(judged.filter { $0 }.count) / Double(judged.count)
     }
 
-    /// Rows: dataset labels; columns: predicted classes; in sorted order.
+    /// Rows: dataset labels (a finer category only where the map has a line of its own for it); columns: predicted
+    /// classes; in sorted order.
     public var confusion: (labels: [String], predictions: [String], counts: [[Int]]) {
-        let labels = Set(clips.map(\.label)).sorted()
+        let rowLabels = clips.map { map.mapsOnItsOwn($0.label, detail: $0.detail) ? LabelMap.label($0.label, detail: $0.detail) : $0.label }
+        let labels = Set(rowLabels).sorted()
         let predictions = Set(clips.map(\.predicted)).sorted()
         var counts = [[Int]](repeating: [Int](repeating: 0, count: predictions.count), count: labels.count)
-        for clip in clips {
-            counts[labels.firstIndex(of: clip.label)!][predictions.firstIndex(of: clip.predicted)!] += 1
+        for (clip, label) in zip(clips, rowLabels) {
+            counts[labels.firstIndex(of: label)!][predictions.firstIndex(of: clip.predicted)!] += 1
         }
         return (labels, predictions, counts)
     }

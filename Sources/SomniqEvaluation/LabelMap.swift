@@ -14,6 +14,16 @@ import Foundation
 /// A line with a third column (an `fnmatch` pattern on the clip's file name, without its folder) decides for the clips
 /// of that label whose file name matches, before the line without one. A label the file does not name maps to the
 /// class of the same name.
+///
+/// A clip may also carry the dataset's own finer category (a manifest's `orig_label` column), which a line names after
+/// a colon (`other:screaming`, `alarm:clock_alarm`). The line for the whole `label:category` decides first, then the
+/// patterned lines (for the label with or without its category), then the line for the label alone. A label itself is
+/// never split: an annotation's label may hold a colon.
+///
+/// ```
+/// other:screaming	screaming
+/// alarm:siren	siren
+/// ```
 public struct LabelMap: Equatable, Sendable {
     public enum Target: Equatable, Sendable {
         /// Any of these classes is a correct answer (the first is the canonical one).
@@ -51,11 +61,24 @@ public struct LabelMap: Equatable, Sendable {
         self.patternEntries = patternEntries
     }
 
-    /// The target of a clip (or event) of `label`; `path`, where there is one, lets a patterned line decide.
-    public func target(for label: String, path: String? = nil) -> Target {
+    /// A label with the dataset's finer category, as the map names it and reports print it (`other:screaming`).
+    public static func label(_ label: String, detail: String?) -> String { detail.map { "\(label):\($0)" } ?? label }
+
+    /// Whether the map has a line of its own for `label` with `detail` (not only for the label alone, or the default).
+    public func mapsOnItsOwn(_ label: String, detail: String?) -> Bool {
+        guard let detail else { return false }
+        let whole = Self.label(label, detail: detail)
+        return entries[whole] != nil || patternEntries.contains { $0.label == whole }
+    }
+
+    /// The target of a clip (or event) of `label`, with the dataset's finer category `detail` where it has one; `path`,
+    /// where there is one, lets a patterned line decide.
+    public func target(for label: String, detail: String? = nil, path: String? = nil) -> Target {
+        let whole = Self.label(label, detail: detail)
+        if detail != nil, let entry = entries[whole] { return entry }
         if let path, !patternEntries.isEmpty {
             let name = (path as NSString).lastPathComponent
-            if let entry = patternEntries.first(where: { $0.label == label && fnmatch($0.pattern, name, 0) == 0 }) {
+            if let entry = patternEntries.first(where: { ($0.label == label || $0.label == whole) && fnmatch($0.pattern, name, 0) == 0 }) {
                 return entry.target
             }
         }

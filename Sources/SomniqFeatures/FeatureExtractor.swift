@@ -10,7 +10,8 @@ import Foundation
 /// The extractor cuts, transforms and sums; each family of features is its own type, reading what the blocks
 /// keep: `LevelFeatures` (level and time course), `SpectralShape`, `PitchEstimator` (harmonicity and pitch),
 /// `CepstralFeatures` (MFCCs, mel flux and their spread), `RoomSubtractedSpectrum` (the sound with the room taken off),
-/// `BreathingRhythm` and `PauseTracker` (causal context), `ToneSteadiness` (whether a tone holds its pitch).
+/// `BreathingRhythm` and `PauseTracker` (causal context), `ToneSteadiness` (whether a tone holds its pitch),
+/// `AlarmPattern` (a standard alarm's temporal pattern, causal).
 /// Tonality, tonal fraction and spectral flux come straight from the sub-frame pass that also feeds them.
 public final class FeatureExtractor {
     /// Below this window level the spectral shape features are meaningless and reported as 0.
@@ -33,6 +34,7 @@ public final class FeatureExtractor {
     private let cepstrum: CepstralFeatures
     private let roomSubtracted: RoomSubtractedSpectrum
     private let steadiness: ToneSteadiness
+    private let alarm: AlarmPattern
     private let breathing = BreathingRhythm()
     private var pause = PauseTracker()
 
@@ -63,6 +65,7 @@ public final class FeatureExtractor {
         steadiness = ToneSteadiness(binHz: binHz, binCount: bins, minBin: shape.minBin)
         envelopeBandEndBin = min(bins, max(1, Int((1000 / binHz).rounded(.up))))
         peakHalfWidthBins = Int((2 * Double(fftSize) / Double(frameLength)).rounded(.up))
+        alarm = AlarmPattern(binHz: binHz, minBin: shape.minBin, halfWidthBins: peakHalfWidthBins)
 
         func zeroed(_ count: Int) -> UnsafeMutableBufferPointer<Float> {
             let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: count)
@@ -275,6 +278,7 @@ public final class FeatureExtractor {
             block.gapSubframes += 1
             hasPreviousSubframe = false
             breathing.add(lowBandPower: 0)
+            alarm.add(power: nil, peakBin: 0)
             return
         }
         let power = self.power, magnitude = self.magnitude, previousMagnitude = self.previousMagnitude
@@ -293,6 +297,7 @@ public final class FeatureExtractor {
         if tonality >= Self.tonalTonality { block.tonalSubframes += 1 }
         steadiness.add(power: power, peakBin: pass.peakBin, tonality: tonality, level: sumSquares / Float(frame.count),
                        follows: hasPreviousSubframe, to: block)
+        alarm.add(power: power, peakBin: pass.peakBin)
         if hasPreviousSubframe, pass.magnitudeSum > 0 { block.fluxSum += min(1, pass.rise / pass.magnitudeSum) }
         swap(&self.magnitude, &self.previousMagnitude)
 
@@ -328,6 +333,7 @@ public final class FeatureExtractor {
         }
 
         breathing.measure(into: &features)
+        alarm.measure(into: &features)
         features[.precedingQuietSeconds] = pause.precedingQuiet(snrDb: features[.snrDb])
     }
 

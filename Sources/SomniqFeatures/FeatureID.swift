@@ -142,6 +142,11 @@ public enum FeatureID: String, CaseIterable, Sendable, Codable {
     /// quietest moments lie well under its mean.
     case cleanShareDb = "clean_share_db"
 
+    /// Cycles in a row of a standard fire, smoke or CO alarm signal (temporal-three, temporal-four, or a piezo's steady
+    /// beeping, three beeps a cycle) heard up to the window's end, causal; 0 once the pattern's longest silence has
+    /// passed. A count, [0, ∞). See `AlarmPattern`.
+    case alarmPatternCycles = "alarm_pattern_cycles"
+
     /// The cepstral coefficients in order.
     public static let mfccs: [FeatureID] = [.mfcc1, .mfcc2, .mfcc3, .mfcc4, .mfcc5, .mfcc6, .mfcc7, .mfcc8, .mfcc9, .mfcc10, .mfcc11, .mfcc12]
     /// The spreads of the first cepstral coefficients, in order.
@@ -163,7 +168,8 @@ public enum FeatureID: String, CaseIterable, Sendable, Codable {
     public var requiredBandHz: Float {
         switch self {
         case .rmsDbfs, .peakDbfs, .crestDb, .noiseFloorDbfs, .snrDb, .levelRangeDb, .onsetStrengthDb, .activeFraction,
-             .syllabicModulation, .harmonicity, .pitchHz, .breathingPeriodicity, .breathingPeriodSeconds, .precedingQuietSeconds:
+             .syllabicModulation, .harmonicity, .pitchHz, .breathingPeriodicity, .breathingPeriodSeconds, .precedingQuietSeconds,
+             .alarmPatternCycles:
             0
         case .bandRatio0To250, .bandRatio250To500, .bandRatio500To1k, .bandRatio1kTo2k:
             2_000

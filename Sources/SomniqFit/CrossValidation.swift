@@ -4,8 +4,11 @@ import SomniqModel
 /// Fit on some folds, predict the one left out: the honest way to report a fitted model.
 public enum CrossValidation {
     /// How a clip is scored, in words (printed with the scores).
+    /// `other` competes: a household sound heard as none of ours in most of its loud windows is none of ours, even where one
+    /// window of it sounded like a cough (with `other` aside, as before model 3.0.0, one such window made the clip a cough).
     public static let clipRule = "a clip's prediction is the class on top in the most of its loud windows (within 10 dB of its "
-        + "loudest, the windows the label is about), silence, other and unclassified aside; silence if nothing else is on top"
+        + "loudest, the windows the label is about), other (none of ours) included, silence and unclassified aside; silence if "
+        + "nothing else is on top"
 
     /// A clip's prediction by a model (see `clipRule`), and the mean confidence of that class over the loud
     /// windows where it is on top.
@@ -23,7 +26,7 @@ public enum CrossValidation {
             confidenceSum[label, default: 0] += confidence
             windows[label, default: 0] += 1
         }
-        let label = TopClass.dominant(seconds)
+        let label = TopClass.dominant(seconds, otherCompetes: true)
         return (label, windows[label].map { confidenceSum[label]! / Float($0) } ?? 0)
     }
 

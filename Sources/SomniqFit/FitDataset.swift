@@ -7,6 +7,8 @@ public struct FitDataset: Sendable {
         public var path: String
         /// The clip's label as the dataset spells it (for reports); for event-labelled recordings, the file's name.
         public var label: String
+        /// The dataset's finer category of the label (a manifest's `orig_label`), where it has one.
+        public var detail: String? = nil
         /// Our class for the whole clip, when it has one label (`nil` for a clip of none of our classes).
         public var classID: String?
         /// Clips of one group (the same source recording) always fall in the same cross-validation fold.

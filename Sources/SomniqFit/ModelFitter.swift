@@ -35,16 +35,17 @@ public struct ModelFitter: Sendable {
         /// one corpus gives half the development set's clips). 0: every clip the same; 1: every source the same.
         /// The class's own clips are not balanced: a class with few sources would rest on single clips (weighed by
         /// source at full strength, the smoke alarm's one clip of a third source would be a third of the class).
-        /// Half way, held out by source the classes are heard better, and the development nights too (README, "One
+        /// Half way, held out by source the classes are heard better, and the development nights too (docs/classifier-history.md, "One
         /// corpus is not what a sound is not").
         public var sourceBalance = 0.5
         /// A condition's softness, as a share of its feature's interquartile range.
         public var softnessShare: Float = 0.05
         /// Features the trees may use: level and context features are left out, since absolute levels depend on
-        /// the recorder's gain and short clips have no context.
+        /// the recorder's gain and short clips have no context; so is the alarm pattern, which a hand-written rule
+        /// reads (`always` of the smoke alarm).
         public var features: [FeatureID] = FeatureID.allCases.filter {
             ![.rmsDbfs, .peakDbfs, .noiseFloorDbfs, .snrDb, .activeFraction, .breathingPeriodicity, .breathingPeriodSeconds,
-              .precedingQuietSeconds, .bandRatio4kUp].contains($0)
+              .precedingQuietSeconds, .bandRatio4kUp, .alarmPatternCycles].contains($0)
         }
         /// Classes never fitted (their hand-written rules stay).
         public var keep: Set<String> = ["silence"]
@@ -52,7 +53,7 @@ public struct ModelFitter: Sendable {
         /// the smoke alarm, which a sleeper must never miss and which has a textbook form the rule describes; and
         /// snoring, cough and speech, whose rules (written from the sounds' acoustics, not fitted) recognise
         /// recordings of sources the fitted scores never saw far better than the scores do (leave-one-source-out in
-        /// the README's "How good is the classifier", with what it costs under grouped 5-fold).
+        /// docs/classifier-history.md, with what it costs under grouped 5-fold).
         public var backstops: Set<String> = ["smoke_detector", "snoring", "cough", "speech"]
 
         public init() {}
@@ -96,7 +97,7 @@ public struct ModelFitter: Sendable {
             let isPositive: (String?) -> Bool = definition.id == TopClass.other ? { $0 == nil } : { $0 == definition.id }
             // A clip that may hold the class, which it is not known (a mixed bag), teaches it nothing either way. It
             // still teaches `other`, whose confidence raises nothing: most of such a bag is what `other` is (clocks,
-            // motors, a street), and without it `other` no longer held the top of a household noise (the README's
+            // motors, a street), and without it `other` no longer held the top of a household noise (docs/classifier-history.md,
             // "A bag of everything but snoring").
             let kept = rowClip.indices.filter { !dataset.clips[rowClip[$0]].uncertainClasses.contains(definition.id) }
             let (rows, rowClip) = kept.count == rowClip.count ? (rows, rowClip) : (kept.map { rows[$0] }, kept.map { rowClip[$0] })

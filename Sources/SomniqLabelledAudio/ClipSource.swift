@@ -1,15 +1,28 @@
 import SomniqPipeline
 import Foundation
 import SomniqEvaluation
+import SomniqFit
 
 /// Labelled clips to score: from a manifest (TSV with `path` and `label` columns, paths absolute or relative
 /// to the manifest) or from a folder whose sub-folders name the labels (`cough/x.wav` is a cough).
+///
+/// A manifest may also have `source` (the corpus), `group` (the recording or person a clip was cut from, which
+/// cross-validation keeps on one side of a fold) and `orig_label` (the dataset's own finer category, which a `LabelMap`
+/// line can name: `other:screaming`).
 public enum ClipSource {
     public struct Clip: Equatable, Sendable {
         public var path: String
         public var label: String
         /// The manifest's `source` column where it has one (the corpus or recording set the clip comes from).
         public var source: String? = nil
+        /// The manifest's `orig_label` column where it has one: the dataset's own finer category.
+        public var detail: String? = nil
+        /// The manifest's `group` column where it has one; else the group is read from the file name
+        /// (`FitDataset.group(of:)`).
+        public var group: String? = nil
+
+        /// The cross-validation group: the manifest's, else the one the file name shows.
+        public var resolvedGroup: String { group ?? FitDataset.group(of: path) }
     }
 
     public enum Error: Swift.Error, CustomStringConvertible {
@@ -53,14 +66,17 @@ public enum ClipSource {
         guard let header = lines.first else { return [] }
         guard let pathColumn = header.firstIndex(of: "path") else { throw .missingColumn(path: manifest, column: "path") }
         guard let labelColumn = header.firstIndex(of: "label") else { throw .missingColumn(path: manifest, column: "label") }
-        let sourceColumn = header.firstIndex(of: "source")
+        let (sourceColumn, groupColumn, detailColumn) = (header.firstIndex(of: "source"), header.firstIndex(of: "group"),
+                                                         header.firstIndex(of: "orig_label"))
         let base = (manifest as NSString).deletingLastPathComponent
         return lines.dropFirst().compactMap { fields in
             guard fields.count > max(pathColumn, labelColumn), !fields[pathColumn].isEmpty else { return nil }
+            func field(_ column: Int?) -> String? {
+                column.flatMap { $0 < fields.count && !fields[$0].isEmpty ? fields[$0] : nil }
+            }
             let path = fields[pathColumn]
-            let source = sourceColumn.flatMap { $0 < fields.count && !fields[$0].isEmpty ? fields[$0] : nil }
             return Clip(path: path.hasPrefix("/") ? path : (base as NSString).appendingPathComponent(path), label: fields[labelColumn],
-                        source: source)
+                        source: field(sourceColumn), detail: field(detailColumn), group: field(groupColumn))
         }
     }
 }

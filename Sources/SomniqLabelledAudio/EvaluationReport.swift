@@ -136,7 +136,10 @@ public enum EvaluationReport {
 
     public static func clipsJSON(_ evaluation: ClipEvaluation) throws -> String {
         struct Confusion: Encodable { var labels: [String], predictions: [String], counts: [[Int]] }
-        struct Prediction: Encodable { var path: String, label: String, predicted: String, confidence: Float, correct: Bool? }
+        /// `expected`: the classes the label allows (none: a sound of none of ours, or a mixed bag); `mayHold`: a mixed bag's.
+        struct Prediction: Encodable {
+            var path: String, label: String, predicted: String, confidence: Float, correct: Bool?, expected: [String], mayHold: [String]?
+        }
         struct Bin: Encodable { var confidenceFrom: Float, clips: Int, correct: Int }
         struct Output: Encodable {
             var mode = "clips"
@@ -158,9 +161,16 @@ public enum EvaluationReport {
             classWise: Dictionary(uniqueKeysWithValues: evaluation.scoredClasses.map { ($0, evaluation.counts(for: $0)) }),
             confusion: Confusion(labels: confusion.labels, predictions: confusion.predictions, counts: confusion.counts),
             reliability: evaluation.reliability.map { Bin(confidenceFrom: $0.lower, clips: $0.clips, correct: $0.correct) },
-            predictions: evaluation.clips.map {
-                Prediction(path: $0.path, label: $0.label, predicted: $0.predicted, confidence: $0.confidence,
-                           correct: evaluation.isCorrect($0))
+            predictions: evaluation.clips.map { clip in
+                var expected: [String] = [], mayHold: [String]? = nil
+                switch evaluation.target(of: clip) {
+                case .classes(let classes): expected = classes
+                case .mixed(let classes): mayHold = classes
+                case .none, .excluded: break
+                }
+                return Prediction(path: clip.path, label: LabelMap.label(clip.label, detail: clip.detail), predicted: clip.predicted,
+                                  confidence: clip.confidence,
+                                  correct: evaluation.isCorrect(clip), expected: expected, mayHold: mayHold)
             }))
     }
 

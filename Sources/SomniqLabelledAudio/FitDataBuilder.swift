@@ -37,7 +37,7 @@ public struct FitDataBuilder {
             progress(number)
             let classID: String?
             var uncertain: Set<String> = []
-            switch map.target(for: clip.label, path: clip.path) {
+            switch map.target(for: clip.label, detail: clip.detail, path: clip.path) {
             case .excluded: continue
             case .none: classID = nil
             case .classes(let classes): classID = classes.first
@@ -47,11 +47,12 @@ public struct FitDataBuilder {
             }
             do {
                 let audio = try AudioFileReader.readMono(clip.path)
-                let group = FitDataset.group(of: clip.path)
+                let group = clip.resolvedGroup
                 let rows = windows(of: audio.samples, sampleRate: audio.sampleRate)
                 let used = FitDataset.activeWindows(levels: rows.map { $0[FeatureID.rmsDbfs.index] })
                 var original = FitDataset.Clip(path: clip.path, label: clip.label, classID: classID, group: group, windows: rows,
                                                windowClasses: rows.map { _ in classID }, used: used, source: clip.source)
+                original.detail = clip.detail
                 original.uncertainClasses = uncertain
                 if probes {
                     original.probes = Self.invarianceProbes.map { name, change in
@@ -95,6 +96,7 @@ public struct FitDataBuilder {
             var augmented = FitDataset.Clip(
                 path: clip.path, label: clip.label, classID: clip.classID, group: clip.group, windows: copyRows,
                 windowClasses: copyRows.indices.map { $0 < lead ? nil : clip.classID }, used: copyUsed, source: clip.source)
+            augmented.detail = clip.detail
             augmented.augmented = true
             // A recorded background of one of our classes (rain) is that sound still, under the clip: over it, the copy
             // is its clip's class and no counter-example of the background's.
@@ -179,20 +181,20 @@ public struct FitDataBuilder {
 
     /// Recorded backgrounds to mix under training clips: each clip's samples (at most `seconds` of it), with its group,
     /// source and the classes its label holds (by `map`). A mixed bag's classes are not held: most of a bag is none of
-    /// them, and copies over it that learnt nothing of them cost crying and speech their precision (the top-level
-    /// README, "Rain under a cough"). The synthesised ones (`Background.synthesised`) come first.
+    /// them, and copies over it that learnt nothing of them cost crying and speech their precision
+    /// (docs/classifier-history.md, "Rain under a cough"). The synthesised ones (`Background.synthesised`) come first.
     public static func backgrounds(_ clips: [ClipSource.Clip], map: LabelMap, seconds: Double = 30,
                                    failure: (AudioFileError) -> Void = { _ in }) -> [Background] {
         Background.synthesised + clips.compactMap { clip -> Background? in
             let held: Set<String>
-            switch map.target(for: clip.label, path: clip.path) {
+            switch map.target(for: clip.label, detail: clip.detail, path: clip.path) {
             case .classes(let classes): held = Set(classes).subtracting([TopClass.other])
             case .mixed, .none, .excluded: held = []
             }
             do throws(AudioFileError) {
                 let audio = try AudioFileReader.readMono(clip.path)
                 let limit = min(audio.samples.count, Int(seconds * Double(audio.sampleRate)))
-                return Background(name: (clip.path as NSString).lastPathComponent, group: FitDataset.group(of: clip.path),
+                return Background(name: (clip.path as NSString).lastPathComponent, group: clip.resolvedGroup,
                                   source: clip.source, kind: .recorded(samples: Array(audio.samples[0..<limit]), sampleRate: audio.sampleRate),
                                   heldClasses: held)
             } catch {

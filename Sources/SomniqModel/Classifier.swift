@@ -53,14 +53,15 @@ public struct Classifier: Sendable {
             score = max(score, conditions(maxConfidence: backstop.maxConfidence, all: backstop.all, any: backstop.any,
                                           none: backstop.none, features))
         }
-        if !definition.never.isEmpty { score *= 1 - veto(definition.never, features) }
+        if !definition.never.isEmpty { score *= 1 - strongest(definition.never, features) }
+        if !definition.always.isEmpty { score = max(score, strongest(definition.always, features)) }
         return min(1, max(0, score))
     }
 
     /// The strongest of `conditions`' memberships, a missing feature counting 0: a recording without a feature's band
-    /// vetoes nothing.
+    /// vetoes nothing, and proves nothing.
     @inline(__always)
-    static func veto(_ conditions: [Condition], _ features: FeatureVector) -> Float {
+    static func strongest(_ conditions: [Condition], _ features: FeatureVector) -> Float {
         var strongest: Float = 0
         for condition in conditions {
             let value = features[condition.feature]

@@ -6,6 +6,7 @@
 ///                  × (1 − max membership(none)),
 ///                  backstop)
 ///              × (1 − max membership(never))
+/// confidence = max(confidence, max membership(always))
 /// ```
 ///
 /// where an empty `any` or `paths` and a missing `score` count as 1 and an empty `none` or `never` as 0. Hand-written
@@ -27,7 +28,11 @@ public struct SoundClassDefinition: Codable, Equatable, Sendable {
     public var id: String
     public var tier: AlertTier
     public var status: Status
+    /// How the confidence is reached (the rules in words, or how the score was fitted).
     public var description: String
+    /// What sounds the class stands for, in plain words ("knocks, slams and creaks of doors"); unlike `description`,
+    /// a refit keeps it.
+    public var covers: String = ""
     /// Upper bound of the class's confidence, (0, 1].
     public var maxConfidence: Float
     public var all: [Condition]
@@ -52,6 +57,11 @@ public struct SoundClassDefinition: Codable, Equatable, Sendable {
     /// `none`, fitting keeps them beside the fitted score: they state the sound's acoustics (a voice never holds a tone
     /// to 1% for a second), which a corpus without such sounds cannot teach the score.
     public var never: [Condition] = []
+    /// What the sound always is, whatever its rules, score or `never` say: `max(confidence, max membership(always))`,
+    /// a missing feature counting 0. Kept by fitting, as `never` is: they state a form the sound is prescribed to have
+    /// (a smoke alarm's temporal-three pattern, `alarm_pattern_cycles`), which must be heard even where the fitted score,
+    /// learnt from a few dozen recordings, does not.
+    public var always: [Condition] = []
     /// The sound is one that opens a loud stretch after quiet (a gasp ending a pause in breathing): it is heard only
     /// where no other class held the stretch before it. A gasp-like breath a second into a sob, a cough fit or a
     /// snore is that sound's own breath, not a gasp.
@@ -113,7 +123,7 @@ public struct SoundClassDefinition: Codable, Equatable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, tier, status, description, bandHz, maxConfidence, all, any, none, paths, score, backstop, never, adjust, events,
+        case id, tier, status, covers, description, bandHz, maxConfidence, all, any, none, paths, score, backstop, never, always, adjust, events,
              opensSound
     }
 
@@ -137,6 +147,7 @@ public struct SoundClassDefinition: Codable, Equatable, Sendable {
         tier = try container.decode(AlertTier.self, forKey: .tier)
         status = try container.decode(Status.self, forKey: .status)
         description = try container.decodeIfPresent(String.self, forKey: .description) ?? ""
+        covers = try container.decodeIfPresent(String.self, forKey: .covers) ?? ""
         maxConfidence = try container.decodeIfPresent(Float.self, forKey: .maxConfidence) ?? 1
         all = try container.decodeIfPresent([Condition].self, forKey: .all) ?? []
         any = try container.decodeIfPresent([Condition].self, forKey: .any) ?? []
@@ -147,6 +158,7 @@ public struct SoundClassDefinition: Codable, Equatable, Sendable {
         bandHz = try container.decodeIfPresent(Float.self, forKey: .bandHz)
         backstop = try container.decodeIfPresent(Backstop.self, forKey: .backstop)
         never = try container.decodeIfPresent([Condition].self, forKey: .never) ?? []
+        always = try container.decodeIfPresent([Condition].self, forKey: .always) ?? []
         events = try container.decodeIfPresent(EventRhythm.self, forKey: .events)
         opensSound = try container.decodeIfPresent(Bool.self, forKey: .opensSound) ?? false
         if let bandHz, !(bandHz > 0 && bandHz <= 192_000) {
@@ -157,7 +169,7 @@ public struct SoundClassDefinition: Codable, Equatable, Sendable {
             throw DecodingError.dataCorruptedError(forKey: .maxConfidence, in: container,
                 debugDescription: "maxConfidence must lie in (0, 1]")
         }
-        if status != .unsupported, all.isEmpty, any.isEmpty, paths.isEmpty, score == nil {
+        if status != .unsupported, all.isEmpty, any.isEmpty, paths.isEmpty, score == nil, always.isEmpty {
             throw DecodingError.dataCorruptedError(forKey: .all, in: container,
                 debugDescription: "a \(status.rawValue) class needs at least one condition in all, any or paths, or a score")
         }
@@ -171,6 +183,7 @@ extension SoundClassDefinition {
         try container.encode(id, forKey: .id)
         try container.encode(tier, forKey: .tier)
         try container.encode(status, forKey: .status)
+        if !covers.isEmpty { try container.encode(covers, forKey: .covers) }
         if !description.isEmpty { try container.encode(description, forKey: .description) }
         try container.encodeIfPresent(bandHz, forKey: .bandHz)
         if maxConfidence != 1 { try container.encode(maxConfidence, forKey: .maxConfidence) }
@@ -181,6 +194,7 @@ extension SoundClassDefinition {
         try container.encodeIfPresent(backstop, forKey: .backstop)
         if !none.isEmpty { try container.encode(none, forKey: .none) }
         if !never.isEmpty { try container.encode(never, forKey: .never) }
+        if !always.isEmpty { try container.encode(always, forKey: .always) }
         try container.encodeIfPresent(adjust, forKey: .adjust)
         try container.encodeIfPresent(events, forKey: .events)
         if opensSound { try container.encode(opensSound, forKey: .opensSound) }

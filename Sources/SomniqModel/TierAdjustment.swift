@@ -1,4 +1,4 @@
-/// How a tier shifts a profile's base numbers, and how it smooths. Documented in the README.
+/// How a tier shifts a profile's base numbers, and how it smooths. Documented in docs/pipeline.md.
 public struct TierAdjustment: Codable, Equatable, Sendable {
     /// Added to the profile's `on` (negative: easier to raise).
     public var onDelta: Double

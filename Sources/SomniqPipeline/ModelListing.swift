@@ -4,17 +4,17 @@ import SomniqModel
 /// The `classes` and `profiles` listings.
 public enum ModelListing {
     public static func classesTable(_ bundle: ModelBundle) -> String {
-        var table = TextTable(headers: ["class", "tier", "status", "max", "description"])
+        var table = TextTable(headers: ["class", "tier", "status", "max", "covers", "description"])
         for definition in bundle.classifier.classes {
             table.append([definition.id, definition.tier.rawValue, definition.status.rawValue,
-                          Formatting.fixed(Double(definition.maxConfidence), 2), definition.description])
+                          Formatting.fixed(Double(definition.maxConfidence), 2), definition.covers, definition.description])
         }
         return "model \(bundle.classifier.name) \(bundle.classifier.version) (\(bundle.location))\n" + table.render()
     }
 
     public static func classesJSON(_ bundle: ModelBundle) throws -> String {
         struct Entry: Encodable {
-            var id: String, tier: String, status: String, maxConfidence: Float, description: String
+            var id: String, tier: String, status: String, maxConfidence: Float, covers: String, description: String
         }
         struct Listing: Encodable {
             var model: String, version: String, classes: [Entry]
@@ -23,7 +23,7 @@ public enum ModelListing {
             model: bundle.classifier.name, version: bundle.classifier.version,
             classes: bundle.classifier.classes.map {
                 Entry(id: $0.id, tier: $0.tier.rawValue, status: $0.status.rawValue, maxConfidence: $0.maxConfidence,
-                      description: $0.description)
+                      covers: $0.covers, description: $0.description)
             }))
     }
 

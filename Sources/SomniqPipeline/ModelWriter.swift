@@ -22,7 +22,7 @@ public enum ModelWriter {
         var readme = "# \(model.name) \(model.version)\n\nFitted from \(profiles.classifier.name)@\(profiles.classifier.version) "
             + "on \(clips) labelled recordings with:\n\n```\n\(command)\n```\n\n"
             + "Classes not fitted keep the base model's rules. Examples are labelled clips (or events) per class; a fitted "
-            + "class has rule paths (one tree) or boosted trees (a points score; see `PointsScore` and the top-level README).\n\n"
+            + "class has rule paths (one tree) or boosted trees (a points score; see `PointsScore` and docs/pipeline.md).\n\n"
             + (augmentation.map { "Augmentation (every training clip also heard as): \($0). Deterministic: the same data, "
                 + "command and seed refit this model byte for byte.\n\n" } ?? "")
             + (sourceBalance > 0

@@ -16,7 +16,7 @@ public struct RegressionSuite {
     }
 
     public static let expectedFolder = "expected"
-    /// The exit status `analyze` gives a file it cannot read (see the README's exit statuses).
+    /// The exit status `analyze` gives a file it cannot read (docs/reliability.md).
     public static let badInputExitStatus: Int32 = 1
 
     public let fixturesFolder: String

@@ -23,7 +23,7 @@ public struct AugmentationRecipe: Sendable, Equatable {
     public var leadSeconds = 4.0
     /// Share of the copies over a background that begin with the lead; the others mix it in from the clip's first
     /// sample, as a clip cut around its sound is heard. All of them: with half, the clip card gained a little and the
-    /// development nights lost (the top-level README, "More capacity learns the sources").
+    /// development nights lost (docs/classifier-history.md, "More capacity learns the sources").
     public var leadShare = 1.0
     /// Share of copies given mild reverberation, its reverberation time (s) and wet level.
     public var reverbShare = 0.5
@@ -39,7 +39,7 @@ public struct AugmentationRecipe: Sendable, Equatable {
     /// Synthesised bedroom sounds over a synthesised room, trained as none of the classes: notification chimes (a
     /// phone's ding is neither a sob nor speech; `SoundSynthesizer.chime`). Teeth grinding and footsteps can be added
     /// (`fit --teeth-grinding N --footsteps N`) but are not by default: learnt from the synthesiser they hardly changed
-    /// what recorded grinding and footsteps raise, and footsteps cost held-out snoring (the top-level README).
+    /// what recorded grinding and footsteps raise, and footsteps cost held-out snoring (docs/classifier-history.md).
     public var chimes = 48
     public var teethGrinding = 0
     public var footsteps = 0
@@ -121,6 +121,8 @@ public struct Background: Sendable {
     public enum Kind: Sendable, Equatable {
         case recorded(samples: [Float], sampleRate: Int)
         case brownNoise, pinkNoise, fanAndRoad, mainsHum
+        /// White noise: a recorder's own hiss, or its dither in a silent room.
+        case hiss
     }
 
     public var name: String
@@ -154,6 +156,12 @@ public struct Background: Sendable {
     public static let synthesised: [Background] = [
         Background(name: "brown noise", kind: .brownNoise), Background(name: "pink noise", kind: .pinkNoise),
         Background(name: "fan and road", kind: .fanAndRoad), Background(name: "mains hum", kind: .mainsHum),
+        Background(name: "recorder hiss", kind: .hiss),
+    ]
+
+    /// The synthesised kinds by the names the command lines use.
+    public static let synthesisedKinds: [String: Kind] = [
+        "brown": .brownNoise, "pink": .pinkNoise, "hum": .mainsHum, "fan": .fanAndRoad, "hiss": .hiss,
     ]
 
     /// `count` samples of this background at `sampleRate`, at unit mean power, starting at a place `random` picks.
@@ -184,6 +192,8 @@ public struct Background: Sendable {
         case .fanAndRoad:
             var room = QuietRoom(sampleRate: sampleRate, seed: random.next())
             output = room.next(count)
+        case .hiss:
+            output = (0..<count).map { _ in Float(random.gaussian()) }
         case .mainsHum:
             let mains = random.unit() < 0.5 ? 50.0 : 60.0
             let phase = random.unit() * 2 * Double.pi

@@ -74,7 +74,9 @@ public struct DevNightBuilder {
     public static let levels: [String: ClosedRange<Double>] = [
         "snoring": -34 ... -22, "cough": -28 ... -16, "speech": -36 ... -24, "smoke_detector": -24 ... -12,
         "crying_sobbing": -32 ... -20, "door_slam": -26 ... -14, "laughter": -32 ... -22, "rain": -42 ... -32,
-        "": -38 ... -26,
+        "breathing": -44 ... -34, "sneeze": -28 ... -16, "screaming": -26 ... -14, "dog_bark": -30 ... -18,
+        "glass_breaking": -26 ... -14, "siren": -36 ... -24, "alarm_clock": -30 ... -18, "thunder": -34 ... -22,
+        "wind": -40 ... -30, "": -38 ... -26,
     ]
     static let backgroundLevels: ClosedRange<Double> = -60 ... -46
     /// A speech clip this long or shorter is a word, followed by more words of the utterance; a longer one is a whole utterance.
@@ -107,9 +109,16 @@ public struct DevNightBuilder {
     static let kinds: [(String, Double)] = [
         ("snore", 3), ("snoring recording", 1.5), ("cough", 1.2), ("speech", 1.2), ("crying_sobbing", 1),
         ("smoke_detector", 0.7), ("door_slam", 0.7), ("laughter", 0.4), ("rain", 0.5), ("", 1),
+        ("breathing", 0.4), ("sneeze", 0.4), ("screaming", 0.2), ("dog_bark", 0.3), ("glass_breaking", 0.2),
+        ("siren", 0.2), ("alarm_clock", 0.3), ("thunder", 0.2), ("wind", 0.2),
     ]
 
-    public func night(_ index: Int) -> DevNight {
+    /// A household night: sounds of none of our classes alone (doors of cupboards, water, keys, engines, a street,
+    /// non-verbal sounds that are not ours), one every 6-35 s over a room: what a night without an event raises.
+    static let householdKinds: [(String, Double)] = [("", 1)]
+
+    /// Night `index`; with `household`, of sounds of none of our classes only (`householdKinds`).
+    public func night(_ index: Int, household: Bool = false) -> DevNight {
         var random = SeededGenerator(seed: seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
         let seconds = random.uniform(minutes) * 60
         let count = Int(seconds * Double(sampleRate))
@@ -148,7 +157,7 @@ public struct DevNightBuilder {
         }
         var time = random.uniform(3...15)
         while time < seconds - 20 {
-            let available = Self.kinds.filter { pools[$0.0] != nil && !exhausted($0.0) }
+            let available = (household ? Self.householdKinds : Self.kinds).filter { pools[$0.0] != nil && !exhausted($0.0) }
             let totalWeight = available.reduce(0) { $0 + $1.1 }
             guard totalWeight > 0 else { break }
             var pick = random.unit() * totalWeight

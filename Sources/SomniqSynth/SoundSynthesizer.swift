@@ -183,15 +183,82 @@ public struct SoundSynthesizer {
     /// A smoke alarm's temporal-three (T3) pattern: 3 kHz beeps, 0.5 s on and 0.5 s off three
     /// times, then 1.5 s off (ISO 8201), as a slightly clipped square-ish tone.
     public func smokeAlarm(seconds: Double, frequency: Double = 3150, levelDbfs: Double) -> [Double] {
+        alarm(.temporalThree, seconds: seconds, frequency: frequency, rampSeconds: 0, levelDbfs: levelDbfs)
+    }
+
+    /// The on/off timing of an alarm signal: beeps of `beepSeconds` every `beepPeriod` seconds, `beepsPerCycle` to a cycle
+    /// of `cyclePeriod` seconds.
+    public struct AlarmTiming: Sendable {
+        public var beepSeconds: Double
+        public var beepPeriod: Double
+        public var beepsPerCycle: Int
+        public var cyclePeriod: Double
+
+        public init(beepSeconds: Double, beepPeriod: Double, beepsPerCycle: Int, cyclePeriod: Double) {
+            self.beepSeconds = beepSeconds
+            self.beepPeriod = beepPeriod
+            self.beepsPerCycle = beepsPerCycle
+            self.cyclePeriod = cyclePeriod
+        }
+
+        /// ISO 8201 / NFPA 72 temporal-three (smoke): three 0.5 s beeps 0.5 s apart, then 1.5 s of silence.
+        public static let temporalThree = AlarmTiming(beepSeconds: 0.5, beepPeriod: 1, beepsPerCycle: 3, cyclePeriod: 4)
+        /// NFPA 72 temporal-four (CO): four 0.1 s beeps 0.1 s apart, then 5 s of silence.
+        public static let temporalFour = AlarmTiming(beepSeconds: 0.1, beepPeriod: 0.2, beepsPerCycle: 4, cyclePeriod: 5.7)
+        /// An older or European detector's steady beeping: 0.5 s on, 1 s off.
+        public static let continuous = AlarmTiming(beepSeconds: 0.5, beepPeriod: 1.5, beepsPerCycle: 1, cyclePeriod: 1.5)
+        /// An alarm clock's quick double beep, twice a second: no standard alarm signal.
+        public static let alarmClock = AlarmTiming(beepSeconds: 0.08, beepPeriod: 0.16, beepsPerCycle: 2, cyclePeriod: 1)
+    }
+
+    /// A standard alarm signal as a sounder plays it: its timing, tone, and whether the tone is a square wave (a 520 Hz
+    /// low-frequency sounder's).
+    public struct AlarmSignal: Sendable, CustomStringConvertible {
+        public var name: String
+        public var timing: AlarmTiming
+        public var frequency: Double
+        public var square: Bool
+        /// Seconds from the signal's start until its second cycle has been heard in full (for steady beeping, whose
+        /// cycles are three beeps, the sixth beep's end).
+        public var twoCyclesHeard: Double
+        public var description: String { name }
+
+        /// The signals a smoke or CO alarm must be recognised by: temporal-three from a piezo and from a 520 Hz
+        /// sounder, temporal-four, and a steady beep.
+        public static let standard = [
+            AlarmSignal(name: "temporal-three at 3.15 kHz", timing: .temporalThree, frequency: 3150, square: false, twoCyclesHeard: 6.5),
+            AlarmSignal(name: "temporal-three, 520 Hz square wave", timing: .temporalThree, frequency: 520, square: true, twoCyclesHeard: 6.5),
+            AlarmSignal(name: "temporal-four at 3.1 kHz", timing: .temporalFour, frequency: 3100, square: false, twoCyclesHeard: 6.4),
+            AlarmSignal(name: "continuous beeping at 3.3 kHz", timing: .continuous, frequency: 3300, square: false, twoCyclesHeard: 8.0),
+        ]
+    }
+
+    /// `signal` for `seconds` at `levelDbfs`.
+    public func alarm(_ signal: AlarmSignal, seconds: Double, levelDbfs: Double) -> [Double] {
+        alarm(signal.timing, seconds: seconds, frequency: signal.frequency, square: signal.square, levelDbfs: levelDbfs)
+    }
+
+    /// An alarm signal of `timing` at `frequency`, from the first sample: a tone with a fifth of its third harmonic (a
+    /// piezo's slightly clipped sine), or with `square` its odd harmonics at 1/n (a 520 Hz low-frequency sounder's square
+    /// wave), each beep ramped in and out over `rampSeconds`.
+    public func alarm(_ timing: AlarmTiming, seconds: Double, frequency: Double = 3150, square: Bool = false,
+                      rampSeconds: Double = 0.005, levelDbfs: Double) -> [Double] {
         let n = count(seconds)
         var output = [Double](repeating: 0, count: n)
+        let harmonics = square ? Array(stride(from: 1, through: max(1, Int(3900 / frequency)), by: 2)) : [1, 3]
         for index in 0..<n {
             let time = Double(index) / sampleRate
-            let cycle = time.truncatingRemainder(dividingBy: 4.0)
-            let on = cycle < 3.0 && cycle.truncatingRemainder(dividingBy: 1.0) < 0.5
-            guard on else { continue }
+            let inCycle = time.truncatingRemainder(dividingBy: timing.cyclePeriod)
+            let beep = Int(inCycle / timing.beepPeriod)
+            let inBeep = inCycle - Double(beep) * timing.beepPeriod
+            guard beep < timing.beepsPerCycle, inBeep < timing.beepSeconds else { continue }
+            let ramp = rampSeconds > 0 ? min(1, inBeep / rampSeconds, (timing.beepSeconds - inBeep) / rampSeconds) : 1
             let phase = 2 * Double.pi * frequency * time
-            output[index] = sin(phase) + 0.2 * sin(3 * phase)
+            var value = 0.0
+            for harmonic in harmonics {
+                value += sin(Double(harmonic) * phase) * (square ? 1 / Double(harmonic) : (harmonic == 1 ? 1 : 0.2))
+            }
+            output[index] = ramp * value
         }
         return Self.normalise(output, levelDbfs: levelDbfs)
     }

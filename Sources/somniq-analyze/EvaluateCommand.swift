@@ -150,7 +150,8 @@ struct EvaluateCommand: ParsableCommand {
             do {
                 let data = try analyzer.analyze(path: clip.path, explicitStart: Date(timeIntervalSince1970: 0))
                 let verdict = ClipVerdict.predict(data, bundle: analyzer.bundle)
-                evaluation.add(path: clip.path, label: clip.label, predicted: verdict.label, confidence: verdict.confidence)
+                evaluation.add(path: clip.path, label: clip.label, detail: clip.detail, predicted: verdict.label,
+                               confidence: verdict.confidence)
             } catch {
                 failures += 1
                 Terminal.clearProgress()

@@ -255,7 +255,8 @@ struct FitCommand: ParsableCommand {
                     }
                     continue
                 }
-                evaluation.add(path: clip.path, label: clip.label, predicted: prediction.label, confidence: prediction.confidence)
+                evaluation.add(path: clip.path, label: clip.label, detail: clip.detail, predicted: prediction.label,
+                               confidence: prediction.confidence)
                 guard !prediction.probeLabels.isEmpty else { continue }
                 probed += 1
                 for (probe, label) in prediction.probeLabels.enumerated() where label != prediction.label {
@@ -308,7 +309,8 @@ struct FitCommand: ParsableCommand {
                 var text = "path\tlabel\tclass\n"
                 for index in split.scored {
                     let clip = dataset.clips[index]
-                    text += "\(clip.path)\t\(clip.label)\t\(clip.classID ?? "")\n"
+                    // A mixed bag's clip may hold one of our classes, which one not known: class "?".
+                    text += "\(clip.path)\t\(LabelMap.label(clip.label, detail: clip.detail))\t\(clip.uncertainClasses.isEmpty ? clip.classID ?? "" : "?")\n"
                 }
                 do {
                     try text.write(toFile: holdoutList, atomically: true, encoding: .utf8)

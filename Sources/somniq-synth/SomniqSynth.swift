@@ -9,7 +9,7 @@ struct SomniqSynthCommand: ParsableCommand {
         commandName: "somniq-synth",
         abstract: "Synthesise deterministic test audio: sample nights with ground truth, and analytic test signals.",
         subcommands: [NightCommand.self, DevNightsCommand.self, SignalCommand.self, RoomCommand.self, NoiseCommand.self,
-                      BedroomSoundsCommand.self, BadInputsCommand.self])
+                      BedroomSoundsCommand.self, MixCommand.self, BadInputsCommand.self])
 }
 
 /// Container and encoding options shared by the subcommands.
@@ -146,20 +146,29 @@ struct BadInputsCommand: ParsableCommand {
 struct RoomCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "room",
-        abstract: "A long quiet room (fan and road noise), written in chunks: any length in constant memory.")
+        abstract: "A long quiet room (fan and road noise), or a recorder's hiss alone, written in chunks: any length in constant memory.")
+
+    enum Kind: String, ExpressibleByArgument, CaseIterable { case room, hiss }
 
     @OptionGroup var format: AudioFormatOptions
+    @Option(help: "room (a fan and road noise, passing cars) or hiss (white noise: a recorder's dither at -94 dBFS, its hiss above).")
+    var kind = Kind.room
     @Option(help: "Length, hours.") var hours = 8.0
     @Option(help: "Level, dBFS RMS.") var level = -55.0
     @Option(help: "Audio file to write.") var output: String
 
     func run() throws {
         var room = QuietRoom(sampleRate: format.sampleRate, seed: format.seed, levelDbfs: level)
+        var synth = SoundSynthesizer(sampleRate: format.sampleRate, seed: format.seed)
         let writer = try AudioFileWriter(path: output, sampleRate: format.sampleRate, channelCount: format.channels,
                                          container: format.container, encoding: format.encoding)
         var remaining = Int(hours * 3600 * Double(format.sampleRate))
         while remaining > 0 {
-            let chunk = room.next(min(remaining, 10 * format.sampleRate))
+            let length = min(remaining, 10 * format.sampleRate)
+            let chunk = switch kind {
+            case .room: room.next(length)
+            case .hiss: synth.whiteNoise(seconds: Double(length) / Double(format.sampleRate), levelDbfs: level).map(Float.init)
+            }
             try writer.write(interleaved: format.channels == 1 ? chunk : chunk.flatMap { Array(repeating: $0, count: format.channels) })
             remaining -= chunk.count
         }
@@ -172,14 +181,15 @@ struct NoiseCommand: ParsableCommand {
         abstract: "A steady background alone (brown or pink noise, a mains hum, a fan with road noise): nothing to alert on.")
 
     @OptionGroup var format: AudioFormatOptions
-    @Option(help: "brown, pink, hum or fan.") var kind: String
+    @Option(help: "brown, pink, hum, fan or hiss.") var kind: String
     @Option(help: "Length, minutes.") var minutes = 10.0
     @Option(help: "Level, dBFS RMS.") var level = -55.0
     @Option(help: "Audio file to write.") var output: String
 
     func run() throws {
-        let kinds: [String: Background.Kind] = ["brown": .brownNoise, "pink": .pinkNoise, "hum": .mainsHum, "fan": .fanAndRoad]
-        guard let chosen = kinds[kind] else { throw ValidationError("--kind is one of brown, pink, hum, fan") }
+        guard let chosen = Background.synthesisedKinds[kind] else {
+            throw ValidationError("--kind is one of \(Background.synthesisedKinds.keys.sorted().joined(separator: ", "))")
+        }
         var random = SeededGenerator(seed: format.seed)
         let count = Int(minutes * 60 * Double(format.sampleRate))
         let amplitude = Float(SoundSynthesizer.amplitude(dbfs: level))
@@ -188,6 +198,49 @@ struct NoiseCommand: ParsableCommand {
         let writer = try AudioFileWriter(path: output, sampleRate: format.sampleRate, channelCount: format.channels,
                                          container: format.container, encoding: format.encoding)
         try writer.write(interleaved: format.channels == 1 ? samples : samples.flatMap { Array(repeating: $0, count: format.channels) })
+    }
+}
+
+struct MixCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mix",
+        abstract: "A recording over a synthesised room at a given SNR, the room there alone for --lead seconds first (as a night hears a sound).",
+        discussion: "The SNR is the recording's level over its loud part (windows within 10 dB of its loudest) against the room's. Written at the recording's own rate, as 32-bit float WAV.")
+
+    @Argument(help: "The recording (any format libsndfile reads).") var input: String
+    @Option(help: "brown, pink, hum, fan or hiss.") var room = "fan"
+    @Option(help: "Signal-to-noise ratio, dB.") var snr = 10.0
+    @Option(help: "Seconds of the room alone before the recording.") var lead = 4.0
+    @Option(help: "Seed of the random generator.") var seed: UInt64 = 20_261_122
+    @Option(help: "Audio file to write.") var output: String
+
+    func run() throws {
+        guard let chosen = Background.synthesisedKinds[room] else {
+            throw ValidationError("--room is one of \(Background.synthesisedKinds.keys.sorted().joined(separator: ", "))")
+        }
+        let audio = try AudioFileReader.readMono(input)
+        let leadCount = Int(lead * Double(audio.sampleRate))
+        var random = SeededGenerator(seed: seed)
+        let background = Background(name: room, kind: chosen).samples(count: leadCount + audio.samples.count, sampleRate: audio.sampleRate,
+                                                                       random: &random)
+        let loud = Self.loudPower(audio.samples, sampleRate: audio.sampleRate)
+        let roomPower = background.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(1, background.count))
+        let gain = roomPower > 0 ? Float((loud / pow(10, snr / 10) / roomPower).squareRoot()) : 0
+        var mixed = background.map { $0 * gain }
+        for (index, value) in audio.samples.enumerated() { mixed[leadCount + index] += value }
+        try AudioFormatOptions.write(mixed.map { max(-1, min(1, $0)) }, to: output, sampleRate: audio.sampleRate, encoding: .float32)
+    }
+
+    /// Mean power of the half-second blocks within 10 dB of the loudest.
+    static func loudPower(_ samples: [Float], sampleRate: Int) -> Double {
+        let block = max(1, sampleRate / 2)
+        let powers = stride(from: 0, to: samples.count, by: block).map { start -> Double in
+            let slice = samples[start..<min(samples.count, start + block)]
+            return slice.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(slice.count)
+        }
+        guard let loudest = powers.max(), loudest > 0 else { return 0 }
+        let loud = powers.filter { $0 >= loudest / 10 }
+        return loud.reduce(0, +) / Double(loud.count)
     }
 }
 
@@ -230,18 +283,21 @@ struct DevNightsCommand: ParsableCommand {
         abstract: "Assemble development nights (5-15 min) from labelled clips, with DCASE ground truth and snore counts.",
         discussion: """
             Clips come from a TSV with 'path', 'label' and 'class' columns (what 'somniq-analyze fit --holdout-fold K/N \
-            --holdout-list FILE' writes: the clips a model was fitted without). Short snoring clips become bouts of single \
+            --holdout-list FILE' writes: the clips a model was fitted without; class '?', a mixed bag's clip, is left out). Short snoring clips become bouts of single \
             snores at breathing pace (3-5 s), long snoring recordings go in whole, coughs come in fits of one to three, and \
-            speech, crying, alarms, doors, laughter, rain and unlabelled other sounds (class empty) fall between, 6-35 s \
-            apart, at bedside levels, over a synthesised room (fan and road, brown or pink noise) or a recorded one (the \
+            speech, crying, alarms, doors, laughter, rain, the other classes and unlabelled other sounds (class empty) fall \
+            between, 6-35 s apart, at bedside levels, over a synthesised room (fan and road, brown or pink noise) or a recorded one (the \
             clips with a --background-label). Writes <prefix>-<n>.wav, <prefix>-truth.tsv (filename, onset, offset, \
-            event_label), <prefix>-snore-bouts.tsv (filename, onset, offset, snores) and <prefix>-snoring-recordings.tsv.
+            event_label), <prefix>-snore-bouts.tsv (filename, onset, offset, snores) and <prefix>-snoring-recordings.tsv. \
+            --household-nights adds nights of unlabelled sounds alone (<prefix>-household-<n>.wav, no events).
             """)
 
     @Option(help: ArgumentHelp("Clips: TSV with path, label and class columns.", valueName: "tsv")) var clips: String
     @Option(help: ArgumentHelp("Clips with this label are room tones to build on (repeatable).", valueName: "label"))
     var backgroundLabel: [String] = ["silence"]
     @Option(help: "Nights to build.") var nights = 3
+    @Option(help: ArgumentHelp("Household nights to build besides: sounds of none of our classes only, written as <prefix>-household-<n>.wav.",
+                               valueName: "N")) var householdNights = 0
     @Option(help: "Sample rate of the nights, Hz.") var sampleRate = 16_000
     @Option(help: "Seed.") var seed: UInt64 = 20_261_123
     @Option(help: ArgumentHelp("Folder to write to.", valueName: "folder")) var outputDir: String
@@ -257,7 +313,8 @@ struct DevNightsCommand: ParsableCommand {
         rows.removeFirst()
         var pool: [DevNightClip] = []
         var rooms: [Background] = []
-        for row in rows where row.count > max(pathColumn, labelColumn, classColumn) {
+        // Class "?": a mixed bag's clip, which may hold one of our sounds; it can be neither an event nor a sound of none.
+        for row in rows where row.count > max(pathColumn, labelColumn, classColumn) && row[classColumn] != "?" {
             let path = row[pathColumn]
             do {
                 let audio = try AudioFileReader.readMono(path)
@@ -277,9 +334,10 @@ struct DevNightsCommand: ParsableCommand {
         var bouts = "filename\tonset\toffset\tsnores\n"
         var recordings = "filename\tonset\toffset\trecording\n"
         func n(_ value: Double) -> String { String(format: "%.3f", value) }
-        for index in 0..<nights {
-            let night = builder.night(index)
-            let name = "\(prefix)-\(index).wav"
+        for index in 0..<(nights + householdNights) {
+            let household = index >= nights
+            let night = builder.night(index, household: household)
+            let name = household ? "\(prefix)-household-\(index - nights).wav" : "\(prefix)-\(index).wav"
             try AudioFormatOptions.write(night.samples, to: (outputDir as NSString).appendingPathComponent(name), sampleRate: sampleRate)
             for event in night.events { truth += "\(name)\t\(n(event.onsetSeconds))\t\(n(event.offsetSeconds))\t\(event.label)\n" }
             for bout in night.snoreBouts { bouts += "\(name)\t\(n(bout.onsetSeconds))\t\(n(bout.offsetSeconds))\t\(bout.snores)\n" }

@@ -51,7 +51,7 @@ import Testing
     }
 
     /// Every episode knows its peak and mean level and how far it stood over the room, and minutes per class are a view:
-    /// the README's ready queries work as written.
+    /// the ready queries of docs/database.md work as written.
     @Test func levelsAndMinutesAreOneQueryAway() throws {
         let check = try DatabaseCheck(db)
         #expect(try check.count("SELECT COUNT(*) FROM episodes WHERE mean_dbfs IS NULL OR peak_over_background_db IS NULL") == 0)
@@ -62,8 +62,8 @@ import Testing
         let minutes = try check.queue.read { try Double.fetchOne($0, sql: "SELECT SUM(minutes) FROM class_minutes WHERE recording_id = 1") ?? 0 }
         let windows = try check.count("SELECT window_count FROM recordings WHERE id = 1")
         #expect(abs(minutes - Double(windows) * 0.5 / 60) < 1e-9)
-        // Each ready query of the README runs.
-        let readme = try String(contentsOfFile: CommandRunner.root + "/README.md", encoding: .utf8)
+        // Each ready query of docs/database.md runs.
+        let readme = try String(contentsOfFile: CommandRunner.root + "/docs/database.md", encoding: .utf8)
         let queries = readme.components(separatedBy: "```sql\n").dropFirst().compactMap { $0.components(separatedBy: "```").first }
         #expect(queries.count >= 3)
         for query in queries {

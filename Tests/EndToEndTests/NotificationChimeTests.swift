@@ -5,7 +5,7 @@ import Testing
 /// A phone's or a laptop's ding is not a sob, a smoke alarm or a siren: notification chimes in a quiet room, through
 /// the fitted default model. The chimes here come from the same synthesiser `fit` learns chimes from (other seeds), so
 /// this checks what the model learnt, not how far it carries to recorded chimes; the development set has none.
-/// (The hand-written speech rule still puts speech on top in a few of their windows: see the README.)
+/// (The hand-written speech rule still puts speech on top in a few of their windows: see docs/classifier-history.md.)
 @Suite struct NotificationChimeTests {
     @Test(arguments: [16_000, 44_100])
     func chimesRaiseNoAlertUnderBalancedAndNoUrgentEpisodeAnywhere(rate: Int) throws {

@@ -23,7 +23,7 @@ import Testing
     /// (88 s) and the smoke alarm (150–166 s, whose episode ends at 164.5 s) from within a second of their starts to
     /// within 3 s of their ends, the speech (132–144 s) from within a second of its start for at least half of it; and
     /// nothing else is critical. (Model 2.10.2 passes this too: the synthesised night's sounds keep their identity through this
-    /// microphone; the development set's real clips are where the two models differ, the README's card row.)
+    /// microphone; the development set's real clips are where the two models differ, the card in docs/classifier.md.)
     @Test func theSampleNightThroughAPhoneKeepsWhatTheSleeperIsToldOf() throws {
         let scratch = Scratch()
         let audio = try AudioFileReader.readMono(sampleNight)

@@ -7,7 +7,7 @@ import Testing
 /// score's backstop) listens for; since rules 0.14.0 (model 2.10.2) it asks for a burst with a body, not a click train
 /// (`ClickTrainTests`). With 2.10.1, whose fitted trees 2.10.2 keeps, the same recordings raised 3 and 4 cough alerts
 /// under very-conservative and conservative at 16 kHz, 2 and 4 at 44.1 kHz. The spells come from the project's
-/// synthesiser; the README gives what the change does to recorded grinding (less: there the fitted score hears coughs).
+/// synthesiser; docs/classifier-history.md gives what the change does to recorded grinding (less: there the fitted score hears coughs).
 @Suite struct TeethGrindingTests {
     @Test(arguments: [16_000, 44_100])
     func grindingRaisesNoAlertUnderConservativeOrStricter(rate: Int) throws {

@@ -3,7 +3,8 @@ import SomniqFeatures
 import SomniqModel
 
 /// A recording scripted for the timeline tests, as the whole-recording steps see one: `seconds` of a quiet room
-/// (−60 dBFS) with loud stretches at −20 dBFS, and per-window confidences set by hand for a model's classes.
+/// (−60 dBFS) with loud stretches at −20 dBFS (`loudest` ones at −8 dBFS), and per-window confidences set by hand for a
+/// model's classes.
 struct HandScoredRecording {
     let seconds: Double
     let classCount: Int
@@ -11,14 +12,15 @@ struct HandScoredRecording {
     let envelope: LevelEnvelope
     var confidences: [Float]
 
-    init(seconds: Double, classCount: Int, loud: [(Double, Double)], baseline: Float = 0.02) {
+    init(seconds: Double, classCount: Int, loud: [(Double, Double)], loudest: [(Double, Double)] = [], baseline: Float = 0.02) {
         self.seconds = seconds
         self.classCount = classCount
         windows = AnalysisGrid(sampleRate: 16000).windowCount(frameCount: Int64(seconds * 16000))
         var envelope = LevelEnvelope()
         for index in 0..<Int(seconds * 100) {
             let time = Double(index) / 100
-            envelope.append(dbfs: loud.contains { time >= $0.0 && time < $0.1 } ? -20 : -60)
+            envelope.append(dbfs: loudest.contains { time >= $0.0 && time < $0.1 } ? -8
+                                : loud.contains { time >= $0.0 && time < $0.1 } ? -20 : -60)
         }
         self.envelope = envelope
         confidences = [Float](repeating: baseline, count: windows * classCount)

@@ -219,3 +219,42 @@ func expectAgreement(_ scores: DetectionScores, _ pinned: Pinned, _ context: Str
         #expect(clips.reliability.reduce(0) { $0 + $1.clips } == 4, "the unjudged clip has no place in the reliability table")
     }
 }
+
+/// A dataset's finer category (a manifest's `orig_label`), named in the map after a colon (`other:screaming`).
+@Suite struct LabelCategoryTests {
+    let map = try! LabelMap.parse("""
+        alarm\tsiren
+        alarm:clock_alarm\talarm_clock
+        alarm\talarm_clock\tphone_*
+        other
+        other:screaming\tscreaming
+
+        """)
+
+    @Test func theWholeLabelDecidesFirstThenPatternsThenTheLabelAlone() {
+        #expect(map.target(for: "other", detail: "screaming", path: "x/1.wav") == .classes(["screaming"]))
+        #expect(map.target(for: "other", detail: "footsteps", path: "x/1.wav") == LabelMap.Target.none, "a category without a line: its label's")
+        #expect(map.target(for: "alarm", detail: "clock_alarm", path: "x/phone_1.wav") == .classes(["alarm_clock"]))
+        #expect(map.target(for: "alarm", detail: "alarm", path: "x/phone_1.wav") == .classes(["alarm_clock"]), "the label's pattern")
+        #expect(map.target(for: "alarm", detail: "alarm", path: "x/house.wav") == .classes(["siren"]))
+        #expect(map.target(for: "alarm", path: "x/phone_2.wav") == .classes(["alarm_clock"]), "a plain label's pattern before its line")
+        #expect(map.target(for: "cough", detail: "coughing") == .classes(["cough"]), "unnamed: the class of the label's name")
+    }
+
+    /// An annotation's label is never split at a colon: it maps to itself.
+    @Test func aLabelWithAColonIsWhole() {
+        #expect(map.target(for: "=HYPERLINK(\"http://x\",\"y\")") == .classes(["=HYPERLINK(\"http://x\",\"y\")"]))
+        #expect(map.target(for: "other:screaming") == .classes(["screaming"]), "a label spelt as a map line is that line")
+    }
+
+    @Test func theConfusionMatrixKeepsACategoryOnlyWhereTheMapNamesIt() {
+        var clips = ClipEvaluation(map: map)
+        clips.add(path: "1", label: "other", detail: "screaming", predicted: "screaming")
+        clips.add(path: "2", label: "other", detail: "footsteps", predicted: "silence")
+        clips.add(path: "3", label: "other", detail: "keyboard", predicted: "silence")
+        let confusion = clips.confusion
+        #expect(confusion.labels == ["other", "other:screaming"])
+        #expect(confusion.counts[0] == [0, 2], "footsteps and keyboard are one row, 'other'")
+        #expect(clips.counts(for: "screaming").truePositives == 1)
+    }
+}

@@ -17,7 +17,7 @@ let rulesModelPath = repositoryRoot + "/models/rules"
         let expected: [String: AlertTier] = [
             "gasp": .critical, "screaming": .critical, "siren": .critical, "smoke_detector": .critical, "glass_breaking": .critical,
             "snoring": .high, "cough": .high, "crying_sobbing": .high, "dog_bark": .high, "thunder": .high,
-            "speech": .medium, "laughter": .medium, "door_slam": .medium,
+            "speech": .medium, "laughter": .medium, "door_slam": .medium, "alarm_clock": .medium,
             "music": .low, "rain": .low, "wind": .low, "breathing": .low, "sneeze": .low,
             "silence": .none, "other": .none,
         ]
@@ -35,7 +35,8 @@ let rulesModelPath = repositoryRoot + "/models/rules"
 
     @Test(arguments: bundles) func experimentalClassesCannotAlertUnderTheTwoStrictestProfiles(bundle: ModelBundle) {
         let experimental = bundle.classifier.classes.enumerated().filter { $0.element.status == .experimental }
-        #expect(!experimental.isEmpty)
+        // The rules have one (the siren); the default fits every class the development set has clips of.
+        #expect(bundle.classifier.name != "rules" || !experimental.isEmpty)
         for profile in bundle.profiles.profiles.prefix(2) {
             let rules = bundle.rules(for: profile, frameHz: 2)
             for (index, definition) in experimental {
@@ -47,17 +48,18 @@ let rulesModelPath = repositoryRoot + "/models/rules"
 
     @Test func versionTagNamesModelAndProfiles() {
         #expect(Self.bundles[0].versionTag == "default@\(Self.bundles[0].classifier.version)+profiles@\(Self.bundles[0].profiles.version)")
-        #expect(Self.bundles[1].versionTag.hasPrefix("rules@0.17.0+"))
+        #expect(Self.bundles[1].versionTag.hasPrefix("rules@0.18.0+"))
     }
 
     @Test func theDefaultIsFittedFromTheRulesAndSaysHow() throws {
         let fitted = Self.bundles[0].classifier, rules = Self.bundles[1].classifier
-        for id in ["snoring", "speech", "crying_sobbing", "rain", "smoke_detector", "other"] {
+        for id in ["snoring", "speech", "crying_sobbing", "rain", "smoke_detector", "other", "breathing", "sneeze", "screaming",
+                   "siren", "alarm_clock", "dog_bark", "door_slam", "glass_breaking", "thunder", "wind", "laughter", "cough"] {
             let definition = try #require(fitted.classes.first { $0.id == id })
             #expect(definition.score != nil && definition.all.isEmpty, "\(id) is fitted")
             #expect(definition.score!.trees.allSatisfy { $0.depth <= 3 })
         }
-        for id in ["silence", "breathing", "gasp", "siren"] {
+        for id in ["silence", "gasp", "music"] {
             #expect(fitted.classes.first { $0.id == id } == rules.classes.first { $0.id == id }, "\(id) is kept from the rules")
         }
         let readme = try String(contentsOfFile: defaultModelPath + "/README.md", encoding: .utf8)
@@ -67,13 +69,14 @@ let rulesModelPath = repositoryRoot + "/models/rules"
     }
 
     @Test func theFlatScoreAgreesWithTheTreesItWasLaidOutFrom() throws {
-        // The scores alone: a backstop's rule, where it is higher, would stand in for the score, and what a class
-        // never is would veto it.
+        // The scores alone: a backstop's rule or what a class always is, where higher, would stand in for the score, and
+        // what a class never is would veto it.
         var model = Self.bundles[0].classifier
         #expect(model.classes.contains { $0.backstop != nil } && model.classes.contains { !$0.never.isEmpty })
         for index in model.classes.indices {
             model.classes[index].backstop = nil
             model.classes[index].never = []
+            model.classes[index].always = []
         }
         let classifier = Classifier(model: model)
         var generator = SeededGenerator(seed: 7)
