@@ -4,12 +4,23 @@ import SomniqReports
 /// Where a command may write its output: never over the database it reads (or that database's -wal, -shm or
 /// journal), never over a recording, and over an existing file only if it is an earlier output of the same kind
 /// (or when told to, `--force`). Paths are compared after resolving links and relative parts, and existing files
-/// by identity (device and inode), so neither `./db.sqlite`, a symbolic link nor a hard link slips through.
+/// by identity (device and inode), so neither `./db.sqlite`, a symbolic link nor a hard link slips through. A
+/// character device (`/dev/null`, a terminal) or a named pipe, or a link to one, is written in place: never read to
+/// decide, never replaced by a file.
 public enum OutputSafety {
+    /// How an allowed output is written.
+    public enum Destination: Equatable, Sendable {
+        /// A regular file (or none yet): written beside it and renamed into place when whole.
+        case file
+        /// A character device or named pipe: written in place.
+        case stream
+    }
+
     public enum Refusal: Error, Equatable, CustomStringConvertible {
         case database(output: String, database: String)
         case recording(output: String, recording: String)
         case notOurs(output: String)
+        case notAFile(output: String, kind: String)
 
         public var description: String {
             switch self {
@@ -22,6 +33,9 @@ public enum OutputSafety {
             case .notOurs(let output):
                 "\(output): error: the file exists and is not an earlier export of this kind; pass --force to replace it, or "
                     + "choose another --output"
+            case .notAFile(let output, let kind):
+                "\(output): error: this is \(kind), which an export cannot be written to; choose a file's path, or - for "
+                    + "standard output"
             }
         }
     }
@@ -31,8 +45,19 @@ public enum OutputSafety {
     ///   - database: the database the command reads.
     ///   - recordings: the recordings the database knows.
     ///   - isOurs: whether an existing file's first bytes look like an earlier output of this command.
+    @discardableResult
     public static func check(_ output: String, database: String?, recordings: [String], force: Bool,
-                             isOurs: (Data) -> Bool) throws(Refusal) {
+                             isOurs: (Data) -> Bool) throws(Refusal) -> Destination {
+        var status = stat()
+        if stat(output, &status) == 0 {
+            switch status.st_mode & S_IFMT {
+            case S_IFREG: break
+            case S_IFCHR, S_IFIFO: return .stream
+            case S_IFDIR: throw .notAFile(output: output, kind: "a folder")
+            case S_IFBLK: throw .notAFile(output: output, kind: "a block device (a disk)")
+            default: throw .notAFile(output: output, kind: "a socket")
+            }
+        }
         let target = resolved(output)
         let targetIdentity = identity(of: output)
         if let database {
@@ -47,10 +72,11 @@ public enum OutputSafety {
             || (targetIdentity != nil && identity(of: recording) == targetIdentity) {
             throw .recording(output: output, recording: recording)
         }
-        guard !force, FileManager.default.fileExists(atPath: output) else { return }
+        guard !force, FileManager.default.fileExists(atPath: output) else { return .file }
         let head = (try? FileHandle(forReadingFrom: URL(fileURLWithPath: output)))
             .flatMap { handle in defer { try? handle.close() }; return try? handle.read(upToCount: 512) } ?? Data()
         guard head.isEmpty || isOurs(head) else { throw .notOurs(output: output) }
+        return .file
     }
 
     /// The path with links and relative parts resolved; for a file that does not exist yet, its folder's.

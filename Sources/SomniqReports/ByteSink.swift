@@ -24,6 +24,8 @@ public final class ByteSink {
     private enum Target {
         case descriptor(Int32, name: String)
         case file(descriptor: Int32, partial: String, final: String)
+        /// A character device or a named pipe, written in place and closed at the end.
+        case stream(descriptor: Int32, path: String)
         case memory
     }
 
@@ -57,6 +59,14 @@ public final class ByteSink {
         return ByteSink(.file(descriptor: descriptor, partial: partial, final: path))
     }
 
+    /// A character device (`/dev/null`, a terminal) or a named pipe at `path`, written in place: it is never replaced
+    /// by a file, nor read.
+    public static func stream(_ path: String) throws -> ByteSink {
+        let descriptor = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY)
+        guard descriptor >= 0 else { throw Failure(path: path, reason: String(cString: strerror(errno))) }
+        return ByteSink(.stream(descriptor: descriptor, path: path))
+    }
+
     /// What a memory sink holds.
     public var text: String { String(decoding: kept, as: UTF8.self) }
 
@@ -70,6 +80,7 @@ public final class ByteSink {
             return
         case .descriptor(let d, let n): (descriptor, name) = (d, n)
         case .file(let d, _, let final): (descriptor, name) = (d, final)
+        case .stream(let d, let path): (descriptor, name) = (d, path)
         }
         var offset = 0
         while offset < bytes.count {
@@ -100,6 +111,9 @@ public final class ByteSink {
             }
             if failure != nil { unlink(partial) }
         }
+        if case .stream(let descriptor, let path) = target, close(descriptor) != 0, failure == nil {
+            failure = Failure(path: path, reason: String(cString: strerror(errno)))
+        }
         if let failure { throw failure }
     }
 
@@ -111,6 +125,7 @@ public final class ByteSink {
             close(descriptor)
             unlink(partial)
         }
+        if case .stream(let descriptor, _) = target { close(descriptor) }
     }
 }
 

@@ -34,7 +34,7 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "json, csv, audacity, raven or dcase.")
     var format: Exporter.Format
 
-    @Option(help: ArgumentHelp("File to write (default: stdout).", valueName: "path"))
+    @Option(help: ArgumentHelp("File to write (default, or -: stdout). A device or named pipe is written in place.", valueName: "path"))
     var output: String?
 
     @Flag(help: "Replace --output even if it exists and is not an earlier export of this format.")
@@ -53,10 +53,12 @@ struct ExportCommand: ParsableCommand {
                     + "raven, which name each row's profile")
             }
         }
-        if let output {
+        let path = output == "-" ? nil : output
+        var destination = OutputSafety.Destination.file
+        if let path {
             do {
-                try OutputSafety.check(output, database: db, recordings: try store.recordings().map(\.path), force: force,
-                                       isOurs: format.looksLikeOurs)
+                destination = try OutputSafety.check(path, database: db, recordings: try store.recordings().map(\.path), force: force,
+                                                     isOurs: format.looksLikeOurs)
             } catch let refusal as OutputSafety.Refusal {
                 Terminal.error(refusal.description)
                 throw ExitStatus.nothingDone
@@ -65,7 +67,7 @@ struct ExportCommand: ParsableCommand {
         // Rows go out as they are read; a file appears whole or not at all (an earlier one stays until the new one is done).
         let sink: ByteSink
         do {
-            sink = try output.map(ByteSink.file) ?? .standardOutput()
+            sink = try path.map { destination == .stream ? try ByteSink.stream($0) : try ByteSink.file($0) } ?? .standardOutput()
         } catch let failure as ByteSink.Failure {
             Terminal.error(failure.description)
             throw ExitStatus.nothingDone

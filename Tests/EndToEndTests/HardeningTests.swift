@@ -24,6 +24,57 @@ import Testing
         #expect(Date().timeIntervalSince(started) < 120, "nothing waited on the FIFO")
     }
 
+    /// `export --output` naming a device or a named pipe, or a link to one, writes to it in place: `/dev/null` stays the
+    /// system's device (it used to be replaced by a file holding the export, as root), a FIFO is written to and never read
+    /// to decide (it used to hang), with `--force` too; `-` is standard output; a folder is refused.
+    @Test func exportWritesToDevicesAndPipesInPlace() throws {
+        let scratch = Scratch()
+        let db = scratch.file("db.sqlite")
+        #expect(try CommandRunner.run(["analyze", sampleNight, "--db", db, "--quiet"]).status == 0)
+        func kind(_ path: String) -> mode_t {
+            var status = stat()
+            return lstat(path, &status) == 0 ? status.st_mode & S_IFMT : 0
+        }
+        let export = ["export", "--db", db, "--format", "csv", "--profile", "balanced"]
+        let toNull = try CommandRunner.run(export + ["--output", "/dev/null"])
+        #expect(toNull.status == 0, "\(toNull.stderr)")
+        #expect(kind("/dev/null") == S_IFCHR, "/dev/null is still a character device")
+        let link = scratch.file("null-link.csv")
+        #expect(symlink("/dev/null", link) == 0)
+        #expect(try CommandRunner.run(export + ["--output", link]).status == 0)
+        #expect(kind(link) == S_IFLNK, "the link is not replaced")
+
+        let expected = try CommandRunner.run(export)
+        #expect(expected.status == 0 && expected.stdout.hasPrefix("recording_id,"))
+        let dash = try CommandRunner.run(export + ["--output", "-"])
+        #expect(dash.status == 0 && dash.stdout == expected.stdout, "- is standard output")
+
+        for force in [false, true] {
+            let fifo = scratch.file("pipe-\(force).csv")
+            #expect(mkfifo(fifo, 0o644) == 0)
+            let received = Received()
+            let reader = Thread { received.set(FileHandle(forReadingAtPath: fifo)?.readDataToEndOfFile() ?? Data()) }
+            reader.start()
+            let result = try CommandRunner.run(export + ["--output", fifo] + (force ? ["--force"] : []))
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(received.wait(seconds: 60).map { String(decoding: $0, as: UTF8.self) } == expected.stdout, "what the pipe carried")
+            #expect(kind(fifo) == S_IFIFO, "the FIFO is still a FIFO")
+        }
+
+        let folder = scratch.file("folder")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let refused = try CommandRunner.run(export + ["--output", folder])
+        #expect(refused.status == 2 && refused.stderr.contains("\(folder): error: this is a folder"), "\(refused.stderr)")
+    }
+
+    /// What a reader thread got, handed over once.
+    final class Received: @unchecked Sendable {
+        private let done = DispatchSemaphore(value: 0)
+        private var data: Data?
+        func set(_ value: Data) { data = value; done.signal() }
+        func wait(seconds: Double) -> Data? { done.wait(timeout: .now() + seconds) == .success ? data : nil }
+    }
+
     /// `export --output` never writes over the database it reads (by name, relative path or link), nor over a recording,
     /// and replaces a file that is not an earlier export only with --force.
     @Test func exportNeverOverwritesTheDatabaseOrARecording() throws {
