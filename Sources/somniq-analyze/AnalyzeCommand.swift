@@ -76,8 +76,8 @@ struct AnalyzeCommand: ParsableCommand {
     var strict = false
 
     func validate() throws {
-        if let start, RecordingStartTime.parseISO8601(start) == nil {
-            throw ValidationError("--start \(start) is not an ISO 8601 date-time with a zone, e.g. 2026-11-21T23:14:05Z")
+        if let start, let problem = RecordingStartTime.problem(withISO8601: start) {
+            throw ValidationError("--start \(start): \(problem)")
         }
         if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if inputs.isEmpty && manifest == nil { throw ValidationError("give audio files or folders, or --manifest FILE") }

@@ -57,6 +57,13 @@ let sampleNight = CommandRunner.root + "/fixtures/sample-night/sleep_recording_1
 
         let badStart = try CommandRunner.run(["analyze", sampleNight, "--start", "yesterday"])
         #expect(badStart.status == 64)
+        // A date that does not exist is a usage error, not rolled over to March 2 (#45).
+        for (start, reason) in [("2026-02-30T00:00:00Z", "month 2 of 2026 has 28 days, not 30"), ("0000-01-01T00:00:00Z", "the year 0"),
+                                ("2026-11-21T23:00:00+99:00", "the offset +99:00 is beyond any time zone")] {
+            let impossible = try CommandRunner.run(["analyze", sampleNight, "--db", scratch.file("never.sqlite"), "--start", start])
+            #expect(impossible.status == 64 && impossible.stderr.contains("--start \(start): \(reason)"), "\(impossible.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("never.sqlite")), "nothing analysed")
 
         let noModel = try CommandRunner.run(["analyze", sampleNight, "--db", scratch.file("b.sqlite"), "--model", scratch.file("none")])
         #expect(noModel.status == 2)

@@ -42,6 +42,21 @@ import Testing
         #expect(RecordingStartTime.parseMetadataDate("last tuesday") == nil)
     }
 
+    /// A date or zone that does not exist is refused, not rolled over (February 30 was March 2) or misprinted (year 0).
+    @Test(arguments: ["0000-01-01T00:00:00Z", "2026-02-30T00:00:00Z", "2026-02-29T12:00:00Z", "2026-13-01T00:00:00Z",
+                      "2026-11-21T24:00:00Z", "2026-11-21T23:60:00Z", "2026-11-21T23:00:00+99:00", "2026-11-21T23:00:00+14:30",
+                      "2026-11-21T23:00:00", "2026-11-21 23:00:00Z"])
+    func impossibleStartsAreRefused(text: String) {
+        #expect(RecordingStartTime.problem(withISO8601: text) != nil)
+        #expect(RecordingStartTime.parseISO8601(text) == nil)
+    }
+
+    @Test(arguments: ["2024-02-29T12:00:00Z", "2026-11-21T23:59:59.250+01:00", "2026-11-21T23:00:00-12:00", "2026-11-21T23:00:00+14:00"])
+    func realStartsAreRead(text: String) {
+        #expect(RecordingStartTime.problem(withISO8601: text) == nil)
+        #expect(RecordingStartTime.parseISO8601(text) != nil)
+    }
+
     @Test func readsTheDateStoredInAFile() throws {
         let folder = TemporaryFolder()
         let path = folder.file("dated.wav")
