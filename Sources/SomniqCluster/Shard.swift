@@ -36,8 +36,10 @@ public struct Shard: Equatable, Sendable, CustomStringConvertible {
     public static let countVariable = "SOMNIQ_SHARD_COUNT"
 
     /// The share the job engine this runs under assigns: a Slurm array task (`SLURM_ARRAY_TASK_ID` less
-    /// `SLURM_ARRAY_TASK_MIN`, of `SLURM_ARRAY_TASK_COUNT`), or a Kubernetes Indexed Job's pod (`JOB_COMPLETION_INDEX`,
-    /// of `count` or `SOMNIQ_SHARD_COUNT`).
+    /// `SLURM_ARRAY_TASK_MIN`, divided by `SLURM_ARRAY_TASK_STEP`, of `SLURM_ARRAY_TASK_COUNT`: `--array=1-7:2` runs
+    /// shares 1 to 4 of 4), or a Kubernetes Indexed Job's pod (`JOB_COMPLETION_INDEX`, of `count` or
+    /// `SOMNIQ_SHARD_COUNT`). An array that is no evenly stepped range (`--array=1,3,8`) is refused by every task alike,
+    /// so that a study never runs, and merges, a part of its shares.
     public static func fromEnvironment(_ environment: [String: String], count: Int? = nil) throws(ShardError) -> Shard {
         if let task = environment["SLURM_ARRAY_TASK_ID"] {
             guard let id = Int(task) else { throw .invalid("SLURM_ARRAY_TASK_ID=\(task) is not a number") }
@@ -45,11 +47,19 @@ public struct Shard: Equatable, Sendable, CustomStringConvertible {
                 throw .invalid("SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not; give --shard-count")
             }
             let minimum = environment["SLURM_ARRAY_TASK_MIN"].flatMap(Int.init) ?? 0
-            guard (0..<total).contains(id - minimum) else {
-                throw .invalid("array task \(id) is not among \(total) tasks from \(minimum): --shard auto needs a contiguous "
-                               + "array (#SBATCH --array=0-\(total - 1), or 1-\(total)), without a step")
+            let step = environment["SLURM_ARRAY_TASK_STEP"].flatMap(Int.init) ?? 1
+            let range = "--shard auto needs an array that is an evenly stepped range (#SBATCH --array=0-\(total - 1), or "
+                + "1-\(total), or 1-\(2 * total - 1):2)"
+            guard step >= 1 else { throw .invalid("SLURM_ARRAY_TASK_STEP=\(step) is not a step; \(range)") }
+            if let maximum = environment["SLURM_ARRAY_TASK_MAX"].flatMap(Int.init), maximum - minimum != (total - 1) * step {
+                throw .invalid("the array's \(total) tasks from \(minimum) to \(maximum) are not every \(step == 1 ? "" : "\(step)th ")"
+                               + "number between: \(range)")
             }
-            return try Shard(index: id - minimum, count: total)
+            let offset = id - minimum
+            guard offset % step == 0, (0..<total).contains(offset / step) else {
+                throw .invalid("array task \(id) is not among \(total) tasks from \(minimum) in steps of \(step): \(range)")
+            }
+            return try Shard(index: offset / step, count: total)
         }
         if let completion = environment["JOB_COMPLETION_INDEX"] {
             guard let index = Int(completion) else { throw .invalid("JOB_COMPLETION_INDEX=\(completion) is not a number") }

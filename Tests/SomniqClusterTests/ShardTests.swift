@@ -51,9 +51,27 @@ import Testing
         // --array=1-4: MIN 1, so task 4 is the last of four.
         #expect(try Shard.fromEnvironment(["SLURM_ARRAY_TASK_ID": "4", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MIN": "1"])
                 == Shard(index: 3, count: 4))
-        // A stepped array (--array=0-12:4, four tasks 0, 4, 8, 12) cannot be mapped: said, not guessed.
+        // Without the step Slurm sets, task 8 of four from 0 cannot be mapped: said, not guessed.
         #expect(throws: ShardError.self) {
             try Shard.fromEnvironment(["SLURM_ARRAY_TASK_ID": "8", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MIN": "0"])
+        }
+    }
+
+    /// A stepped array (--array=1-7:2: tasks 1, 3, 5, 7, as Slurm describes them) runs every share once; tasks 1 and 3
+    /// used to run shares 1/4 and 3/4 while 5 and 7 were refused, and half the study merged silently.
+    @Test func aSteppedArrayRunsEveryShareOnce() throws {
+        func slurm(_ id: Int, _ extra: [String: String] = [:]) -> [String: String] {
+            ["SLURM_ARRAY_TASK_ID": "\(id)", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_MAX": "7",
+             "SLURM_ARRAY_TASK_STEP": "2"].merging(extra) { $1 }
+        }
+        let shares = try [1, 3, 5, 7].map { try Shard.fromEnvironment(slurm($0)) }
+        #expect(shares == (0..<4).map { try! Shard(index: $0, count: 4) })
+        #expect(throws: ShardError.self) { try Shard.fromEnvironment(slurm(2)) }  // not a task of this array
+        // A list (--array=1,3,8) is no evenly stepped range: every task refuses alike, none runs a part of the study.
+        for id in [1, 3, 8] {
+            #expect(throws: ShardError.self, "task \(id)") {
+                try Shard.fromEnvironment(slurm(id, ["SLURM_ARRAY_TASK_COUNT": "3", "SLURM_ARRAY_TASK_MAX": "8", "SLURM_ARRAY_TASK_STEP": "1"]))
+            }
         }
     }
 
