@@ -16,7 +16,7 @@ struct ClipsCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Recording, by id or path (repeatable); default: every analysed recording.", valueName: "id|path"))
     var recording: [String] = []
 
-    @Option(help: ArgumentHelp("Profile whose episodes or alerts to cut (default: balanced).", valueName: "name"))
+    @Option(help: ArgumentHelp("Profile whose episodes or alerts to cut.", valueName: "name"))
     var profile = "balanced"
 
     enum What: String, ExpressibleByArgument { case episodes, alerts }

@@ -126,8 +126,11 @@ struct FitCommand: ParsableCommand {
     @Option(help: ArgumentHelp("With --holdout-fold, write the held-out clips (path, label, class) to this TSV.", valueName: "tsv"))
     var holdoutList: String?
 
-    @Option(help: "Output format of the scores: table or json.")
-    var format: OutputFormat = .table
+    /// The formats the scores come in (no CSV: they are nested tables).
+    enum ScoresFormat: String, ExpressibleByArgument, CaseIterable { case table, json }
+
+    @Option(help: "Output format of the scores.")
+    var format: ScoresFormat = .table
 
     func validate() throws {
         if out == nil, crossValidate == nil, !leaveOneSourceOut {
@@ -144,7 +147,6 @@ struct FitCommand: ParsableCommand {
         if !(1...6).contains(maxDepth) { throw ValidationError("--max-depth must lie in 1...6") }
         if !(1...1000).contains(rounds) { throw ValidationError("--rounds must lie in 1...1000") }
         if !(learningRate > 0 && learningRate <= 1) { throw ValidationError("--learning-rate must lie in (0, 1]") }
-        if format == .csv { throw ValidationError("fit supports --format table or json") }
         if let holdoutFold, Self.parseFold(holdoutFold) == nil {
             throw ValidationError("--holdout-fold takes K/N with 0 <= K < N and N >= 2, e.g. 0/5; found '\(holdoutFold)'")
         }

@@ -25,7 +25,7 @@ struct ReportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("SQLite database to read.", valueName: "path"))
     var db = "somniq.sqlite"
 
-    @Option(help: ArgumentHelp("Profile whose episodes and alerts the pages show (default: balanced).", valueName: "name"))
+    @Option(help: ArgumentHelp("Profile whose episodes and alerts the pages show.", valueName: "name"))
     var profile = "balanced"
 
     @OptionGroup var modelOptions: ModelOptions

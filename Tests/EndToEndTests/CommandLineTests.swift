@@ -169,3 +169,24 @@ let sampleNight = CommandRunner.root + "/fixtures/sample-night/sleep_recording_1
         }
     }
 }
+
+/// What a new user reads first (#46): each default said once, and only the formats a command takes.
+@Suite struct HelpTextTests {
+    static let commands = ["analyze", "classify", "compare", "evaluate", "export", "fit", "regress", "profiles", "recordings",
+                           "classes", "clips", "report", "merge"]
+
+    @Test(arguments: commands) func eachDefaultIsSaidOnce(command: String) throws {
+        let help = try CommandRunner.run([command, "--help"])
+        #expect(help.status == 0)
+        // ArgumentParser adds "(default: X)" itself: a help text that says it too prints it twice.
+        let text = help.stdout.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: #"\s+"#, with: " ", options: .regularExpression)
+        #expect(text.range(of: #"\(default: ([^)]*)\)\.? \(default: \1\)"#, options: .regularExpression) == nil, "\(command): \(help.stdout)")
+    }
+
+    @Test func fitListsTheFormatsItTakes() throws {
+        let help = try CommandRunner.run(["fit", "--help"])
+        #expect(help.stdout.contains("(values: table, json;"), "\(help.stdout)")
+        let csv = try CommandRunner.run(["fit", "--clips", sampleNight, "--cross-validate", "2", "--format", "csv"])
+        #expect(csv.status == 64 && csv.stderr.contains("table") && csv.stderr.contains("json"), "\(csv.stderr)")
+    }
+}
