@@ -24,3 +24,38 @@ import Testing
         }
     }
 }
+
+/// A recorder's hiss alone (white noise; at -94 dBFS what 16-bit dither leaves in a silent room) raises no alert under
+/// any profile (rain `never` a perfectly flat spectrum, rules 0.18.0; model 3.0.0 raised 3,035 rain alerts in 8 hours
+/// of dither before). The control: without that condition the same hiss raises rain alerts under very-sensitive.
+@Suite struct RecorderHissTests {
+    @Test(arguments: [-94, -70, -60])
+    func hissAloneRaisesNothing(level: Int) throws {
+        let scratch = Scratch()
+        let database = try CommandRunner.synthesiseAndAnalyse(
+            ["room", "--kind", "hiss", "--hours", "0.25", "--level=\(level)", "--sample-rate", "16000"], in: scratch, name: "hiss")
+        let alerts = try database.read { try Row.fetchAll($0, sql: "SELECT profile, class_id, COUNT(*) FROM alerts GROUP BY 1, 2") }
+        #expect(alerts.isEmpty, "hiss at \(level) dBFS: \(alerts)")
+    }
+
+    @Test func withoutTheConditionHissIsRain() throws {
+        let scratch = Scratch()
+        let model = scratch.file("model")
+        try FileManager.default.createDirectory(atPath: model, withIntermediateDirectories: true)
+        let shipped = CommandRunner.root + "/models/default"
+        try FileManager.default.copyItem(atPath: shipped + "/profiles.json", toPath: model + "/profiles.json")
+        let text = try String(contentsOfFile: shipped + "/model.json", encoding: .utf8)
+        let rain = try #require(text.range(of: "\"id\" : \"rain\""))
+        let never = try #require(text.range(of: "\"never\" : [", range: rain.upperBound..<text.endIndex))
+        let end = try #require(text.range(of: "],\n", range: never.upperBound..<text.endIndex))
+        try (String(text[..<never.lowerBound]) + String(text[end.upperBound...])).write(toFile: model + "/model.json", atomically: true,
+                                                                                         encoding: .utf8)
+        let audio = scratch.file("hiss.wav"), database = scratch.file("hiss.sqlite")
+        #expect(try CommandRunner.run(["room", "--kind", "hiss", "--hours", "0.25", "--level=-94", "--output", audio],
+                                      product: "somniq-synth").status == 0)
+        let analysed = try CommandRunner.run(["analyze", audio, "--db", database, "--profile", "very-sensitive", "--model", model, "--quiet"])
+        #expect(analysed.status == 0, "\(analysed.stderr)")
+        let rainAlerts = try DatabaseQueue(path: database).read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM alerts WHERE class_id = 'rain'") }
+        #expect((rainAlerts ?? 0) > 0)
+    }
+}
