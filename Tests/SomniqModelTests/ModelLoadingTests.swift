@@ -64,7 +64,8 @@ let rulesModelPath = repositoryRoot + "/models/rules"
         }
         let readme = try String(contentsOfFile: defaultModelPath + "/README.md", encoding: .utf8)
         #expect(readme.contains("somniq-analyze fit --clips ../shared/devset/MANIFEST.tsv"))
-        #expect(readme.contains("--base models/rules") && readme.contains("--out models/default"))
+        #expect(readme.contains("--base models/rules") && readme.contains("--map scripts/devset-label-map.tsv"))
+        #expect(readme.contains("How this model.json came to be"), "where it was written, and what a refit today gives")
         #expect(readme.contains("Augmentation (every training clip also heard as): 4 copies per clip, seed"))
     }
 
