@@ -77,6 +77,8 @@ final class AlarmPattern {
     private var t3Cycles = 0, t3InGroup = 0
     private var t4Cycles = 0
     private var burstStart = 0, burstEnd = 0
+    /// The start of the temporal-four burst already counted (a burst counts once, when long enough).
+    private var countedBurstStart: Int?
     private var steadyBeeps = 0
     private var lastPeriod: Float?
 
@@ -244,8 +246,6 @@ final class AlarmPattern {
         }
         lastPeriod = period
     }
-
-    private var countedBurstStart: Int?
 
     private func countBurstIfComplete() {
         guard Self.t4Burst.contains(seconds(burstStart, burstEnd)), countedBurstStart != burstStart else { return }
