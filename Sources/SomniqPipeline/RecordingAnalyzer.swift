@@ -40,21 +40,22 @@ public struct RecordingAnalyzer: Sendable {
         var accumulator = WindowAccumulator(analyzer: self, sampleRate: format.sampleRate, expectedWindows: expectedWindows,
                                             spool: spoolFeatures ? FeatureSpool(width: FeatureID.count) : nil)
         accumulator.stream.reserveEnvelope(frames: format.frameCount)
-        let chunkLength = AnalysisGrid(sampleRate: format.sampleRate).maximumBlockLength
-        var chunk = [Float](repeating: 0, count: chunkLength)
+        // Decoding runs a few chunks ahead on a thread of its own (`ReadAhead`); the chunks are those a plain read
+        // loop gives, so the results are the same, bit for bit.
+        let readAhead = ReadAhead(reader: reader, chunkLength: AnalysisGrid(sampleRate: format.sampleRate).maximumBlockLength)
+        defer { readAhead.finish() }
         var chunks: Int64 = 0
         let progressEvery: Int64 = 1200  // half-second chunks: every ten minutes of audio
-        while true {
-            let got = try chunk.withUnsafeMutableBufferPointer { buffer throws(AudioFileError) in try reader.read(into: buffer) }
-            guard got > 0 else { break }
-            chunk.withUnsafeBufferPointer { accumulator.consume(UnsafeBufferPointer(rebasing: $0[0..<got])) }
+        while let chunk = try readAhead.next() {
+            chunk.samples.withUnsafeBufferPointer { accumulator.consume(UnsafeBufferPointer(rebasing: $0[0..<chunk.count])) }
+            readAhead.recycle(chunk)
             chunks += 1
             if let progress, chunks % progressEvery == 0 {
-                progress(Double(reader.position) / Double(format.frameCount))
+                progress(Double(chunk.position) / Double(format.frameCount))
             }
             if let isCancelled, chunks % 20 == 0, isCancelled() { throw .interrupted(path: absolutePath) }
-            if got < chunkLength { break }
         }
+        readAhead.finish()
         accumulator.finish()
         if reader.format.frameCount < format.frameCount {
             // The audio ended before the header said it would: the recording is what was read.

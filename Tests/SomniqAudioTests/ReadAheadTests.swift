@@ -1,0 +1,111 @@
+import Foundation
+import SomniqAudio
+import SomniqSynth
+import Testing
+
+/// Decoding on a thread of its own hands over exactly what a plain read loop reads: the same chunks in the same
+/// order, the same error at the same place, and the same content hash.
+@Suite struct ReadAheadTests {
+    let folder = TemporaryFolder()
+
+    func write(seconds: Double, name: String, channels: Int = 2) throws -> String {
+        let path = folder.file(name)
+        var synthesizer = SoundSynthesizer(sampleRate: 16_000, seed: 7)
+        let samples = synthesizer.whiteNoise(seconds: seconds, levelDbfs: -20).map(Float.init)
+        do {
+            let writer = try AudioFileWriter(path: path, sampleRate: 16_000, channelCount: channels, container: .wav, encoding: .pcm16)
+            try writer.write(interleaved: samples.flatMap { Array(repeating: $0, count: channels) })
+        }
+        return path
+    }
+
+    struct Read: Equatable {
+        var chunks: [[Float]] = []
+        var positions: [Int64] = []
+        var failure: String?
+        var hash: String?
+    }
+
+    /// What the loop `RecordingAnalyzer` ran before decoding ahead reads: chunks until an empty or short one.
+    func plainLoop(_ path: String, chunkLength: Int, acceptCutShort: Bool = true) throws -> Read {
+        let reader = try AudioFileReader(path: path, acceptCutShort: acceptCutShort)
+        var read = Read()
+        var buffer = [Float](repeating: 0, count: chunkLength)
+        do {
+            while true {
+                let got = try buffer.withUnsafeMutableBufferPointer { try reader.read(into: $0) }
+                guard got > 0 else { break }
+                read.chunks.append(Array(buffer[0..<got]))
+                read.positions.append(reader.position)
+                if got < chunkLength { break }
+            }
+        } catch {
+            read.failure = "\(error)"
+        }
+        read.hash = reader.contentSHA256
+        return read
+    }
+
+    func readAhead(_ path: String, chunkLength: Int, depth: Int, acceptCutShort: Bool = true) throws -> Read {
+        let ahead = ReadAhead(reader: try AudioFileReader(path: path, acceptCutShort: acceptCutShort), chunkLength: chunkLength,
+                              depth: depth)
+        var read = Read()
+        do {
+            while let chunk = try ahead.next() {
+                read.chunks.append(Array(chunk.samples[0..<chunk.count]))
+                read.positions.append(chunk.position)
+                ahead.recycle(chunk)
+            }
+        } catch {
+            read.failure = "\(error)"
+        }
+        ahead.finish()
+        read.hash = ahead.reader.contentSHA256
+        return read
+    }
+
+    @Test(arguments: [1, 2, 8])
+    func handsOverWhatAPlainLoopReads(depth: Int) throws {
+        // 10.3 s in 4,000-frame chunks: the last one short.
+        let path = try write(seconds: 10.3, name: "noise.wav")
+        let plain = try plainLoop(path, chunkLength: 4_000)
+        #expect(plain.chunks.count == 42)
+        #expect(plain.hash != nil)
+        #expect(try readAhead(path, chunkLength: 4_000, depth: depth) == plain)
+    }
+
+    @Test func aFileOfWholeChunksEndsOnTheEmptyRead() throws {
+        let path = try write(seconds: 2, name: "whole.wav", channels: 1)
+        let plain = try plainLoop(path, chunkLength: 8_000)
+        #expect(plain.chunks.count == 4)
+        #expect(try readAhead(path, chunkLength: 8_000, depth: 3) == plain)
+    }
+
+    /// A float file with a NaN 2.5 s in (corruption the reader refuses where it meets it): the error comes after
+    /// the chunks read before it, as in the loop.
+    @Test func theReadersErrorComesWhereItCame() throws {
+        let path = folder.file("nan.wav")
+        var samples = [Float](repeating: 0.25, count: 48_000)
+        samples[40_000] = .nan
+        do {
+            let writer = try AudioFileWriter(path: path, sampleRate: 16_000, channelCount: 1, container: .wav, encoding: .float32)
+            try writer.write(interleaved: samples)
+        }
+        let plain = try plainLoop(path, chunkLength: 4_000)
+        #expect(plain.failure?.contains("2.5") == true)
+        #expect(plain.chunks.count == 10)
+        #expect(try readAhead(path, chunkLength: 4_000, depth: 2) == plain)
+    }
+
+    /// Stopping early (an interrupted analysis) returns, and the decoding thread lets go of the reader.
+    @Test func finishingEarlyStopsTheDecodingThread() throws {
+        let path = try write(seconds: 20, name: "long.wav", channels: 1)
+        let ahead = ReadAhead(reader: try AudioFileReader(path: path), chunkLength: 1_000, depth: 2)
+        let first = try #require(try ahead.next())
+        #expect(first.count == 1_000)
+        ahead.finish()
+        // The thread stopped with at most its two buffers read ahead: nowhere near the end of the file.
+        #expect(ahead.reader.position <= 3_000)
+        #expect(ahead.reader.contentSHA256 == nil)
+    }
+}
