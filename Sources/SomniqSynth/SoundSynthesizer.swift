@@ -109,10 +109,28 @@ public struct SoundSynthesizer {
         return Self.normalise(output, levelDbfs: levelDbfs)
     }
 
-    /// A cough: an explosive broadband burst (5 ms attack, ~120 ms decay) with a voiced tail.
+    /// A cough: air forced out through the vocal tract (5 ms attack, ~120 ms decay), its noise shaped by the tract's
+    /// resonances (formants near 450, 1,500 and 2,500 Hz) rather than broadband, and voiced from its start at a falling
+    /// 220 Hz. Recorded coughs are that resonant: the loud windows of the development set's 288 cough clips have a
+    /// spectral flatness of 0.15 at the median and under 0.53 in 99% (`scripts/devset-feature-ranges
+    /// spectral_flatness --label cough`); a burst of broadband noise reads 0.6-0.7, as flat as breaking glass.
     public mutating func cough(levelDbfs: Double) -> [Double] {
-        voicedBurst(seconds: 0.35, noiseHz: 1200, noiseQ: 0.5, formantHz: 500, formantQ: 3, voicing: 0.5 * 10,
-                    pitch: { _ in 220 }, envelope: { time in min(1, time / 0.005) * exp(-time / 0.12) }, levelDbfs: levelDbfs)
+        let n = count(0.35)
+        var formants = [(450.0, 3.0, 1.0), (1_500, 4, 0.5), (2_500, 5, 0.25)].map { frequency, q, gain in
+            (filter: Biquad.bandPass(frequency: frequency, q: q, sampleRate: sampleRate), gain: gain)
+        }
+        var voiceFormant = Biquad.bandPass(frequency: 500, q: 3, sampleRate: sampleRate)
+        var pulses = PulseTrain(sampleRate: sampleRate)
+        var output = [Double](repeating: 0, count: n)
+        for index in 0..<n {
+            let time = Double(index) / sampleRate
+            let noise = random.gaussian()
+            var shaped = 0.0
+            for k in formants.indices { shaped += formants[k].gain * formants[k].filter.process(noise) }
+            let voiced = voiceFormant.process(pulses.next(frequency: 220 - 60 * time) * 4)
+            output[index] = min(1, time / 0.005) * exp(-time / 0.12) * (3 * shaped + voiced)
+        }
+        return Self.normalise(output, levelDbfs: levelDbfs)
     }
 
     /// A gasp: a sudden, loud, partly voiced inhalation of about a second.

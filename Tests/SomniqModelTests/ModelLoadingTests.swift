@@ -48,7 +48,7 @@ let rulesModelPath = repositoryRoot + "/models/rules"
 
     @Test func versionTagNamesModelAndProfiles() {
         #expect(Self.bundles[0].versionTag == "default@\(Self.bundles[0].classifier.version)+profiles@\(Self.bundles[0].profiles.version)")
-        #expect(Self.bundles[1].versionTag.hasPrefix("rules@0.18.0+"))
+        #expect(Self.bundles[1].versionTag.hasPrefix("rules@0.19.0+"))
     }
 
     @Test func theDefaultIsFittedFromTheRulesAndSaysHow() throws {
@@ -62,10 +62,15 @@ let rulesModelPath = repositoryRoot + "/models/rules"
         for id in ["silence", "gasp", "music"] {
             #expect(fitted.classes.first { $0.id == id } == rules.classes.first { $0.id == id }, "\(id) is kept from the rules")
         }
+        // What a sound never is stands beside its fitted score (glass is never steady nor dull, rules 0.19.0).
+        for id in ["glass_breaking", "rain", "speech"] {
+            let never = try #require(rules.classes.first { $0.id == id }?.never)
+            #expect(!never.isEmpty && fitted.classes.first { $0.id == id }?.never == never, "\(id) keeps its never")
+        }
         let readme = try String(contentsOfFile: defaultModelPath + "/README.md", encoding: .utf8)
         #expect(readme.contains("somniq-analyze fit --clips ../shared/devset/MANIFEST.tsv"))
         #expect(readme.contains("--base models/rules") && readme.contains("--map scripts/devset-label-map.tsv"))
-        #expect(readme.contains("How this model.json came to be"), "where it was written, and what a refit today gives")
+        #expect(readme.contains("Deterministic: the same data, command and seed refit this model byte for byte"))
         #expect(readme.contains("Augmentation (every training clip also heard as): 4 copies per clip, seed"))
     }
 
