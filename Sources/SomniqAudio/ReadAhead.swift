@@ -1,69 +1,66 @@
 import Foundation
 
 /// Decodes a recording on a thread of its own, a few chunks ahead of the thread that analyses them, so that one long
-/// night uses two cores: libsndfile's decoding, the content hash and the mix to mono on one, the analysis on the
-/// other.
+/// night uses two cores: libsndfile's decoding, the content hash, the mix to mono and whatever `transform` does to each
+/// chunk (the analysis's conditioning: DC offset, resampling) on one, the rest of the analysis on the other.
 ///
 /// The chunks are exactly those a loop of `AudioFileReader.read(into:)` with buffers of `chunkLength` frames would
-/// give, in the same order, ending at the first empty or short read; the reader's error, if one comes, after the
-/// chunks read before it. So whatever consumes them computes the same results, bit for bit, as it would reading the
-/// file itself. The reader belongs to the decoding thread until `finish()` returns; read its format, hash and
-/// declared length only after that.
-public final class ReadAhead: @unchecked Sendable {
-    /// A chunk of mono samples: `samples[0..<count]`, and the reader's position after it (frames read so far).
+/// give, in the same order, ending at the first empty or short read, each handed to `transform` in turn on the decoding
+/// thread; after the last, `ending` makes one more product (the conditioning's tail). The reader's error, if one comes,
+/// comes after the chunks read before it, and then no ending. So whatever consumes the products computes the same
+/// results, bit for bit, as it would reading the file itself. The reader, `transform` and `ending` belong to the
+/// decoding thread until `finish()` returns; read the reader's format, hash and declared length only after that.
+public final class ReadAhead<Product>: @unchecked Sendable {
+    /// What `transform` made of a chunk of `count` frames (0 for the ending), and the reader's position after it.
     public struct Chunk {
-        public fileprivate(set) var samples: [Float]
+        public let product: Product
         public let count: Int
         public let position: Int64
     }
 
     public let reader: AudioFileReader
     public let chunkLength: Int
+    private let transform: (UnsafeBufferPointer<Float>) -> Product
+    private let ending: () -> Product
+    private let depth: Int
     private let condition = NSCondition()
-    /// Read and not yet taken, oldest first (at most `depth`), and empty buffers to read into.
+    /// Made and not yet taken, oldest first.
     private var ready: [Chunk] = []
-    private var spare: [[Float]] = []
     private var failure: AudioFileError?
     private var ended = false
     private var stopping = false
-    private var running = false
+    private var running = true
 
-    /// Chunks read ahead at most: half a second each, eight seconds of audio.
-    public static let defaultDepth = 16
-    /// Spare buffers that wake a decoding thread waiting for one.
-    private let resumeAt: Int
+    /// Chunks made ahead at most: half a second each, eight seconds of audio. A decoding thread that has made them
+    /// all sleeps until half are taken: woken once per half a queue, not once per chunk (a wake-up per chunk cost
+    /// more than the decoding it moved).
+    public static var defaultDepth: Int { 16 }
 
-    public init(reader: AudioFileReader, chunkLength: Int, depth: Int = ReadAhead.defaultDepth) {
+    public init(reader: AudioFileReader, chunkLength: Int, depth: Int = ReadAhead.defaultDepth,
+                transform: @escaping (UnsafeBufferPointer<Float>) -> Product, ending: @escaping () -> Product) {
         precondition(chunkLength > 0 && depth > 0)
         self.reader = reader
         self.chunkLength = chunkLength
-        spare = (0..<depth).map { _ in [Float](repeating: 0, count: chunkLength) }
-        resumeAt = max(1, depth / 2)
-        running = true
+        self.depth = depth
+        self.transform = transform
+        self.ending = ending
         let thread = Thread { [self] in decode() }
         thread.name = "somniq-decode"
         thread.start()
     }
 
-    /// The next chunk, waiting for it; `nil` after the last. Throws the reader's error where it came. Hand each
-    /// chunk back with `recycle` once done with it.
+    /// The next chunk's product, waiting for it; `nil` after the ending. Throws the reader's error where it came.
     public func next() throws(AudioFileError) -> Chunk? {
         condition.lock()
         defer { condition.unlock() }
         while ready.isEmpty && !ended { condition.wait() }
-        if !ready.isEmpty { return ready.removeFirst() }
+        if !ready.isEmpty {
+            let chunk = ready.removeFirst()
+            if ready.count == depth / 2 { condition.broadcast() }
+            return chunk
+        }
         if let failure { throw failure }
         return nil
-    }
-
-    /// Gives a chunk's buffer back for the decoding thread to fill again. The decoding thread, once it has filled
-    /// every buffer, sleeps until half of them are back: woken once per half a queue, not once per chunk (a wake-up
-    /// per chunk cost more than the decoding it saved).
-    public func recycle(_ chunk: Chunk) {
-        condition.lock()
-        spare.append(chunk.samples)
-        if spare.count >= resumeAt { condition.broadcast() }
-        condition.unlock()
     }
 
     /// Stops decoding (if it has not ended) and waits for the decoding thread to let go of the reader.
@@ -75,23 +72,16 @@ public final class ReadAhead: @unchecked Sendable {
         condition.unlock()
     }
 
-    deinit { finish() }
-
     private func decode() {
+        var buffer = [Float](repeating: 0, count: chunkLength)
         while true {
             condition.lock()
-            if spare.isEmpty {
-                while spare.count < resumeAt && !stopping { condition.wait() }
+            if ready.count >= depth {
+                while ready.count > depth / 2 && !stopping { condition.wait() }
             }
-            if stopping {
-                ended = true
-                running = false
-                condition.broadcast()
-                condition.unlock()
-                return
-            }
-            var buffer = spare.removeLast()
+            let stop = stopping
             condition.unlock()
+            if stop { return end(with: nil, product: nil) }
 
             var got = 0
             var error: AudioFileError?
@@ -100,19 +90,24 @@ public final class ReadAhead: @unchecked Sendable {
             } catch let thrown {
                 error = thrown
             }
+            if let error { return end(with: error, product: nil) }
+            let product = got > 0 ? buffer.withUnsafeBufferPointer { transform(UnsafeBufferPointer(rebasing: $0[0..<got])) } : nil
             let position = reader.position
-
             condition.lock()
-            if got > 0 { ready.append(Chunk(samples: buffer, count: got, position: position)) } else { spare.append(buffer) }
-            let last = error != nil || got < chunkLength
-            if last {
-                failure = error
-                ended = true
-                running = false
-            }
+            if let product { ready.append(Chunk(product: product, count: got, position: position)) }
             condition.broadcast()
             condition.unlock()
-            if last { return }
+            if got < chunkLength { return end(with: nil, product: Chunk(product: ending(), count: 0, position: position)) }
         }
+    }
+
+    private func end(with error: AudioFileError?, product: Chunk?) {
+        condition.lock()
+        if let product { ready.append(product) }
+        failure = error
+        ended = true
+        running = false
+        condition.broadcast()
+        condition.unlock()
     }
 }

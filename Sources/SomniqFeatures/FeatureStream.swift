@@ -20,13 +20,14 @@ public final class FeatureStream {
 
     public let sourceSampleRate: Int
     public let extractor: FeatureExtractor
-    private let resampler: Resampler
-    private var dcBlocker: DCBlocker
-    /// The piece of the recording being consumed, its DC offset taken off (`DCBlocker`).
-    private var unbiased: [Float]
+    /// What is done to the recording's own samples before the analysis: see `SourceConditioner`. `consume` runs it
+    /// here; a caller may instead run it on another thread and hand its pieces, in order, to `feed(_:emit:)`.
+    public let conditioner: SourceConditioner
     /// Features this recording's band cannot give.
     public let missingFeatures: [FeatureID]
     private let measuresHighBand: Bool
+    /// The recording's own power per block as it stood when the piece being fed was conditioned.
+    private var sourceLevels: SourceConditioner.Levels
 
     private var block: [Float]
     private var blockFill = 0
@@ -36,22 +37,15 @@ public final class FeatureStream {
     /// The 10 ms level envelope of the analysis band, for the whole recording so far (see `LevelEnvelope`).
     public private(set) var envelope = LevelEnvelope()
 
-    // Power of the recording's own samples per half-second block, for `band_ratio_4k_up`.
-    private let sourceGrid: AnalysisGrid
-    private var sourcePosition: Int64 = 0
-    private var sourceBlockEnergy = [Double](repeating: 0, count: 4)
-    private var sourceBlockSamples = [Int](repeating: 0, count: 4)
-
     public init(sampleRate: Int) {
         sourceSampleRate = sampleRate
         extractor = FeatureExtractor(sampleRate: Self.analysisSampleRate)
-        resampler = Resampler(inputRate: sampleRate, outputRate: Self.analysisSampleRate)
-        sourceGrid = AnalysisGrid(sampleRate: sampleRate)
         missingFeatures = Self.missingFeatures(sampleRate: sampleRate)
         measuresHighBand = !missingFeatures.contains(.bandRatio4kUp)
+        conditioner = SourceConditioner(sampleRate: sampleRate, outputRate: Self.analysisSampleRate,
+                                        measuresLevels: measuresHighBand)
+        sourceLevels = SourceConditioner.Levels()
         block = [Float](repeating: 0, count: extractor.grid.maximumBlockLength)
-        dcBlocker = DCBlocker(sampleRate: sampleRate)
-        unbiased = [Float](repeating: 0, count: max(1, sourceGrid.maximumBlockLength / 2))
     }
 
     /// Makes room for the envelope of a recording of `frames` samples at once, so that a long night's envelope is
@@ -72,25 +66,22 @@ public final class FeatureStream {
     public static func hears(hertz: Float, sampleRate: Int) -> Bool { Float(sampleRate) / 2 >= bandTolerance * hertz }
 
     public func consume(_ samples: UnsafeBufferPointer<Float>, emit: (FeatureVector) -> Void) {
-        // At most half a block at a time, so that the source power ring never runs ahead of the windows.
-        let step = unbiased.count
-        var start = 0
-        while start < samples.count {
-            let count = min(samples.count - start, step)
-            unbiased.withUnsafeMutableBufferPointer { buffer in
-                dcBlocker.filter(UnsafeBufferPointer(rebasing: samples[start..<(start + count)]), into: buffer)
-            }
-            unbiased.withUnsafeBufferPointer { buffer in
-                let piece = UnsafeBufferPointer(rebasing: buffer[0..<count])
-                if measuresHighBand { accountSource(piece) }
-                resampler.process(piece) { output in feed(output, emit: emit) }
-            }
-            start += step
-        }
+        conditioner.condition(samples) { feed($0, emit: emit) }
     }
 
     public func finish(emit: (FeatureVector) -> Void) {
-        resampler.finish { output in feed(output, emit: emit) }
+        feed(conditioner.finish(), emit: emit)
+        finishAnalysis(emit: emit)
+    }
+
+    /// Analyses a piece the conditioner made (pieces in the order it made them, its last one included).
+    public func feed(_ piece: SourceConditioner.Piece, emit: (FeatureVector) -> Void) {
+        sourceLevels = piece.levels
+        piece.samples.withUnsafeBufferPointer { feed($0, emit: emit) }
+    }
+
+    /// Ends the analysis once every piece, the conditioner's last one included, has been fed.
+    public func finishAnalysis(emit: (FeatureVector) -> Void) {
         if blockFill > 0 {
             block.withUnsafeBufferPointer { buffer in
                 if extractor.consume(UnsafeBufferPointer(rebasing: buffer[0..<blockFill]), into: &vector) { complete(emit) }
@@ -130,43 +121,9 @@ public final class FeatureStream {
         emit(vector)
     }
 
-    /// Sums the recording's own power per half-second block (a ring of four: the resampler lags by far less).
-    private func accountSource(_ samples: UnsafeBufferPointer<Float>) {
-        var index = 0
-        while index < samples.count {
-            let block = sourceBlock(of: sourcePosition)
-            let end = sourceGrid.blockStart(block + 1)
-            let take = Int(min(Int64(samples.count - index), end - sourcePosition))
-            let slot = Int(block % 4)
-            if sourcePosition == sourceGrid.blockStart(block) {
-                sourceBlockEnergy[slot] = 0
-                sourceBlockSamples[slot] = 0
-            }
-            var sum: Float = 0
-            for k in index..<(index + take) { sum += samples[k] * samples[k] }
-            sourceBlockEnergy[slot] += Double(sum)
-            sourceBlockSamples[slot] += take
-            sourcePosition += Int64(take)
-            index += take
-        }
-    }
-
-    private func sourceBlock(of position: Int64) -> Int64 {
-        var block = position * 2 / Int64(sourceSampleRate)
-        while sourceGrid.blockStart(block + 1) <= position { block += 1 }
-        while sourceGrid.blockStart(block) > position { block -= 1 }
-        return block
-    }
-
     /// Share of the window's power above the analysis band: 1 − (analysis power / the recording's own power).
     private func highBandShare(window: Int, analysisRmsDbfs: Float) -> Float {
-        var energy = 0.0, samples = 0
-        for block in window...(window + 1) {
-            let slot = block % 4
-            guard Int64(block) <= sourceBlock(of: max(0, sourcePosition - 1)) else { continue }
-            energy += sourceBlockEnergy[slot]
-            samples += sourceBlockSamples[slot]
-        }
+        let (energy, samples) = conditioner.power(ofBlocks: window...(window + 1), in: sourceLevels)
         guard samples > 0, energy > 0 else { return 0 }
         let sourcePower = energy / Double(samples)
         let analysisPower = Double(analysisRmsDbfs) <= Double(FeatureExtractor.minimumDbfs) ? 0 : pow(10, Double(analysisRmsDbfs) / 10)

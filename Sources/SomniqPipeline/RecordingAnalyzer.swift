@@ -40,15 +40,20 @@ public struct RecordingAnalyzer: Sendable {
         var accumulator = WindowAccumulator(analyzer: self, sampleRate: format.sampleRate, expectedWindows: expectedWindows,
                                             spool: spoolFeatures ? FeatureSpool(width: FeatureID.count) : nil)
         accumulator.stream.reserveEnvelope(frames: format.frameCount)
-        // Decoding runs a few chunks ahead on a thread of its own (`ReadAhead`); the chunks are those a plain read
-        // loop gives, so the results are the same, bit for bit.
-        let readAhead = ReadAhead(reader: reader, chunkLength: AnalysisGrid(sampleRate: format.sampleRate).maximumBlockLength)
+        // Decoding and the conditioning (DC offset, resampling: `SourceConditioner`) run a few chunks ahead on a thread
+        // of their own (`ReadAhead`), on the chunks a plain read loop gives: the results are the same, bit for bit.
+        let conditioner = accumulator.stream.conditioner
+        let readAhead = ReadAhead(reader: reader, chunkLength: AnalysisGrid(sampleRate: format.sampleRate).maximumBlockLength,
+                                  transform: { samples in
+                                      var pieces: [SourceConditioner.Piece] = []
+                                      conditioner.condition(samples) { pieces.append($0) }
+                                      return pieces
+                                  }, ending: { [conditioner.finish()] })
         defer { readAhead.finish() }
         var chunks: Int64 = 0
         let progressEvery: Int64 = 1200  // half-second chunks: every ten minutes of audio
         while let chunk = try readAhead.next() {
-            chunk.samples.withUnsafeBufferPointer { accumulator.consume(UnsafeBufferPointer(rebasing: $0[0..<chunk.count])) }
-            readAhead.recycle(chunk)
+            for piece in chunk.product { accumulator.feed(piece) }
             chunks += 1
             if let progress, chunks % progressEvery == 0 {
                 progress(Double(chunk.position) / Double(format.frameCount))
@@ -56,7 +61,7 @@ public struct RecordingAnalyzer: Sendable {
             if let isCancelled, chunks % 20 == 0, isCancelled() { throw .interrupted(path: absolutePath) }
         }
         readAhead.finish()
-        accumulator.finish()
+        accumulator.finishFed()
         if reader.format.frameCount < format.frameCount {
             // The audio ended before the header said it would: the recording is what was read.
             format = reader.format
@@ -148,6 +153,16 @@ public struct RecordingAnalyzer: Sendable {
 
         mutating func finish() {
             stream.finish { emit($0) }
+        }
+
+        /// Analyses a piece the stream's conditioner made elsewhere (pieces in order, its last one included).
+        mutating func feed(_ piece: SourceConditioner.Piece) {
+            stream.feed(piece) { emit($0) }
+        }
+
+        /// Ends the analysis once every piece has been fed.
+        mutating func finishFed() {
+            stream.finishAnalysis { emit($0) }
         }
 
         /// Drops the room kept for windows the audio never reached.

@@ -24,6 +24,8 @@ import Testing
         var positions: [Int64] = []
         var failure: String?
         var hash: String?
+        /// The ending's product: once after the chunks of a file read to its end, never after an error.
+        var endings = 0
     }
 
     /// What the loop `RecordingAnalyzer` ran before decoding ahead reads: chunks until an empty or short one.
@@ -43,18 +45,24 @@ import Testing
             read.failure = "\(error)"
         }
         read.hash = reader.contentSHA256
+        read.endings = read.failure == nil ? 1 : 0
         return read
     }
 
     func readAhead(_ path: String, chunkLength: Int, depth: Int, acceptCutShort: Bool = true) throws -> Read {
         let ahead = ReadAhead(reader: try AudioFileReader(path: path, acceptCutShort: acceptCutShort), chunkLength: chunkLength,
-                              depth: depth)
+                              depth: depth, transform: { Array($0) }, ending: { [] })
         var read = Read()
         do {
             while let chunk = try ahead.next() {
-                read.chunks.append(Array(chunk.samples[0..<chunk.count]))
+                if chunk.count == 0 {
+                    #expect(chunk.product.isEmpty, "the ending comes last, after the chunks")
+                    read.endings += 1
+                    continue
+                }
+                #expect(read.endings == 0, "no chunk after the ending")
+                read.chunks.append(chunk.product)
                 read.positions.append(chunk.position)
-                ahead.recycle(chunk)
             }
         } catch {
             read.failure = "\(error)"
@@ -100,12 +108,13 @@ import Testing
     /// Stopping early (an interrupted analysis) returns, and the decoding thread lets go of the reader.
     @Test func finishingEarlyStopsTheDecodingThread() throws {
         let path = try write(seconds: 20, name: "long.wav", channels: 1)
-        let ahead = ReadAhead(reader: try AudioFileReader(path: path), chunkLength: 1_000, depth: 2)
+        let ahead = ReadAhead(reader: try AudioFileReader(path: path), chunkLength: 1_000, depth: 2, transform: { $0.count },
+                              ending: { 0 })
         let first = try #require(try ahead.next())
-        #expect(first.count == 1_000)
+        #expect(first.count == 1_000 && first.product == 1_000)
         ahead.finish()
-        // The thread stopped with at most its two buffers read ahead: nowhere near the end of the file.
-        #expect(ahead.reader.position <= 3_000)
+        // The thread stopped with at most its two chunks made ahead and one in hand: nowhere near the end of the file.
+        #expect(ahead.reader.position <= 4_000)
         #expect(ahead.reader.contentSHA256 == nil)
     }
 }

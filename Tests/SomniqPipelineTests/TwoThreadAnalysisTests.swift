@@ -1,0 +1,40 @@
+import Foundation
+import SomniqAudio
+import SomniqFeatures
+import SomniqPipeline
+import SomniqSynth
+import Testing
+
+/// A file is analysed on two threads (decoding and conditioning ahead of the analysis, `ReadAhead`); audio in memory
+/// on one (`FeatureStream.consume`). Both give the same features and confidences, bit for bit, at every rate the
+/// conditioning treats differently: a whole ratio (16 and 48 kHz), a rational one (44.1 kHz), the analysis rate itself,
+/// and a rate with the band above 4 kHz measured at its own rate (`band_ratio_4k_up`, which reads the source's block
+/// power as it stood when each window completed).
+@Suite struct TwoThreadAnalysisTests {
+    @Test(arguments: [16_000, 48_000, 44_100, 8_000])
+    func aFileAnalysesAsTheSameAudioInMemory(rate: Int) throws {
+        let folder = NSTemporaryDirectory() + "somniq-two-threads-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var night = SyntheticNight(seconds: 40, sampleRate: rate, seed: 9, backgroundDbfs: -50)
+        night.addSpeech(at: 3, seconds: 6, levelDbfs: -25)
+        night.addCough(at: 14, levelDbfs: -20)
+        night.addSmokeAlarm(at: 20, seconds: 8, levelDbfs: -22)
+        night.addDoorSlam(at: 33, levelDbfs: -15)
+        let path = folder + "/night.wav"
+        do {
+            let writer = try AudioFileWriter(path: path, sampleRate: rate, channelCount: 1, container: .wav, encoding: .pcm16)
+            try writer.write(interleaved: night.samples.map { Float(max(-1, min(1, $0))) })
+        }
+        let analyzer = RecordingAnalyzer(bundle: bundle)
+        let fromFile = try analyzer.analyze(path: path)
+        let decoded = try AudioFileReader.readMono(path)
+        let inMemory = analyzer.analyze(samples: decoded.samples, sampleRate: rate)
+        #expect(fromFile.windowCount == inMemory.windowCount && fromFile.windowCount >= 79)
+        #expect(fromFile.features.map(\.bitPattern) == inMemory.features.map(\.bitPattern))
+        #expect(fromFile.confidences.map(\.bitPattern) == inMemory.confidences.map(\.bitPattern))
+        let highBand = FeatureID.bandRatio4kUp.index
+        let measured = (0..<fromFile.windowCount).map { fromFile.features[$0 * FeatureID.count + highBand] }
+        #expect(rate <= 8_000 ? measured.allSatisfy(\.isNaN) : measured.contains { $0 > 0.01 }, "the high band, where there is one")
+    }
+}
