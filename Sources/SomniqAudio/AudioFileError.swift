@@ -24,6 +24,9 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
     case writeFailed(path: String, reason: String)
     /// Reading was stopped on request (the batch was interrupted); nothing is wrong with the file.
     case interrupted(path: String)
+    /// The file's size or modification time changed while it was read: another program wrote it meanwhile, so what
+    /// was read is neither the old audio nor the new.
+    case changedWhileRead(path: String)
 
     public var path: String {
         switch self {
@@ -31,7 +34,7 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
              .permissionDenied(let path), .tooManyOpenFiles(let path),
              .cannotOpen(let path, _), .empty(let path), .unsupportedSampleRate(let path, _),
              .truncated(let path, _, _), .nonFiniteSamples(let path, _), .readFailed(let path, _),
-             .cannotCreate(let path, _), .writeFailed(let path, _), .interrupted(let path):
+             .cannotCreate(let path, _), .writeFailed(let path, _), .interrupted(let path), .changedWhileRead(let path):
             return path
         }
     }
@@ -55,6 +58,7 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
         case .cannotCreate: "cannot-create"
         case .writeFailed: "write-failed"
         case .interrupted: "interrupted"
+        case .changedWhileRead: "changed-while-read"
         }
     }
 
@@ -97,6 +101,9 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
             return "write failed (libsndfile: \(reason)); is the disk full?"
         case .interrupted:
             return "interrupted before the end; run again to analyse it"
+        case .changedWhileRead:
+            return "the file changed while it was read (its size or modification time moved: is a recorder still writing "
+                + "it, or was it copied over?); nothing of it was stored; analyse it again once it is complete"
         }
     }
 

@@ -30,7 +30,8 @@ public enum DCASETable {
                 throw .malformed(path: path, line: number + 1, reason: "onset and offset must be seconds with 0 ≤ onset ≤ offset")
             }
             guard !fields[3].isEmpty else { throw .malformed(path: path, line: number + 1, reason: "empty event label") }
-            events.append(SoundEvent(file: unescape(fields[0]), onset: onset, offset: offset, label: unescape(fields[3])))
+            events.append(SoundEvent(file: unescape(FormulaCells.restored(fields[0])), onset: onset, offset: offset,
+                                     label: unescape(FormulaCells.restored(fields[3]))))
         }
         return events
     }
@@ -46,9 +47,11 @@ public enum DCASETable {
         header + "\n" + events.map(line).joined()
     }
 
-    /// One event's row.
+    /// One event's row. A file name or label that a spreadsheet would take for a formula is written with a leading
+    /// `'` (`FormulaCells`), which `parse` takes off again.
     public static func line(_ event: SoundEvent) -> String {
-        "\(escape(event.file))\t\(String(format: "%.3f", event.onset))\t\(String(format: "%.3f", event.offset))\t\(escape(event.label))\n"
+        let file = FormulaCells.neutralised(escape(event.file)), label = FormulaCells.neutralised(escape(event.label))
+        return "\(file)\t\(String(format: "%.3f", event.onset))\t\(String(format: "%.3f", event.offset))\t\(label)\n"
     }
 
     /// `text` with the characters that would break a row escaped.

@@ -28,6 +28,10 @@ public struct ClassifierModel: Codable, Equatable, Sendable {
         case format, formatVersion, name, version, description, detectionFloor, classes
     }
 
+    /// The most classes a model may have: every class is scored in every window (the default has 21; a model of 20,000
+    /// took 138 s over a 4-minute night).
+    public static let maximumClasses = 256
+
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -44,6 +48,11 @@ public struct ClassifierModel: Codable, Equatable, Sendable {
         classes = try container.decode([SoundClassDefinition].self, forKey: .classes)
         guard !classes.isEmpty else {
             throw DecodingError.dataCorruptedError(forKey: .classes, in: container, debugDescription: "a model needs classes")
+        }
+        guard classes.count <= Self.maximumClasses else {
+            throw DecodingError.dataCorruptedError(forKey: .classes, in: container,
+                debugDescription: "a model has at most \(Self.maximumClasses) classes, this one \(classes.count); every class is "
+                    + "scored in every window, so the analysis's time grows with them (merge classes, or split the model)")
         }
         var seen = Set<String>()
         for definition in classes where !seen.insert(definition.id).inserted {

@@ -1,21 +1,36 @@
 import Foundation
 
-/// Text escaped for HTML (element content and quoted attribute values alike).
+/// Text escaped for HTML (element content and quoted attribute values alike). Characters that would act rather than
+/// show, in a page or in the terminal a page is `cat` to, are shown as what they are: control characters as their
+/// Unicode control pictures (ESC as ␛, a tab as ␉, a line break as ␊), and the invisible marks that reorder
+/// bidirectional text (U+202E, which shows `gnp.exe` as `exe.png`) as `[U+202E]`. A file or model name is never
+/// rendered as anything but its characters.
 func esc(_ text: String) -> String {
-    guard text.contains(where: { "&<>\"'".contains($0) }) else { return text }
+    guard text.unicodeScalars.contains(where: { "&<>\"'".unicodeScalars.contains($0) || isHidden($0) }) else { return text }
     var result = ""
     result.reserveCapacity(text.utf8.count + 16)
-    for character in text {
-        switch character {
+    for scalar in text.unicodeScalars {
+        switch scalar {
         case "&": result += "&amp;"
         case "<": result += "&lt;"
         case ">": result += "&gt;"
         case "\"": result += "&quot;"
         case "'": result += "&#39;"
-        default: result.append(character)
+        case _ where scalar.value < 0x20: result.unicodeScalars.append(Unicode.Scalar(0x2400 + scalar.value)!)
+        case _ where scalar.value == 0x7F: result += "\u{2421}"
+        case _ where isHidden(scalar): result += String(format: "[U+%04X]", scalar.value)
+        default: result.unicodeScalars.append(scalar)
         }
     }
     return result
+}
+
+/// Control characters (C0, DEL, C1) and the bidirectional marks, embeddings, overrides and isolates.
+private func isHidden(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0..<0x20, 0x7F...0x9F, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+    default: false
+    }
 }
 
 /// A coordinate or a length for SVG: at most two decimals, no trailing zeros, never `-0`.

@@ -31,6 +31,9 @@ public struct RecordingAnalyzer: Sendable {
     public func analyze(path: String, explicitStart: Date? = nil, isCancelled: (() -> Bool)? = nil,
                         progress: ((Double) -> Void)? = nil, spoolFeatures: Bool = false) throws(AudioFileError) -> RecordingData {
         let absolutePath = URL(fileURLWithPath: path).standardizedFileURL.path
+        // The file's identity (size, modification time) before and after reading: what is stored describes the audio
+        // read, and a file rewritten meanwhile (its old audio's hash with its new time) would read as done ever after.
+        let before = Self.identity(absolutePath)
         let reader = try AudioFileReader(path: absolutePath, acceptCutShort: acceptsCutShort)
         var format = reader.format
         let start = RecordingStartTime.resolve(explicit: explicitStart, path: absolutePath,
@@ -71,7 +74,8 @@ public struct RecordingAnalyzer: Sendable {
         precondition(accumulator.windowCount == gridWindows,
                      "window count \(accumulator.windowCount) differs from the grid's \(gridWindows)")
 
-        let attributes = try? FileManager.default.attributesOfItem(atPath: absolutePath)
+        let after = Self.identity(absolutePath)
+        guard let after, after == before else { throw .changedWhileRead(path: absolutePath) }
         var data = RecordingData(
             path: absolutePath, container: format.container, encoding: format.encoding, sampleRate: format.sampleRate,
             channelCount: format.channelCount, frameCount: format.frameCount, durationSeconds: format.durationSeconds,
@@ -83,9 +87,23 @@ public struct RecordingAnalyzer: Sendable {
         data.timeline = timeline(envelope: data.envelope, confidences: data.confidences, windowCount: data.windowCount)
         data.contentSHA256 = reader.contentSHA256
         data.declaredFrameCount = reader.declaredFrameCount
-        data.fileSize = (attributes?[.size] as? NSNumber)?.int64Value
-        data.fileModified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970
+        data.fileSize = after.size
+        data.fileModified = after.modified
         return data
+    }
+
+    /// A file's size and modification time (as `BatchAnalyzer` compares them to what is stored), or `nil` when they
+    /// cannot be read.
+    struct FileIdentity: Equatable {
+        let size: Int64
+        let modified: Double
+    }
+
+    static func identity(_ path: String) -> FileIdentity? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+              let size = (attributes[.size] as? NSNumber)?.int64Value,
+              let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 else { return nil }
+        return FileIdentity(size: size, modified: modified)
     }
 
     /// Analyses audio already in memory (mono samples at `sampleRate`): the features and confidences `analyze(path:)`

@@ -1,3 +1,5 @@
+import SomniqEvaluation
+
 /// RFC 4180 rows (comma-separated, CRLF line ends, a cell quoted when it holds a comma, quote or line break, its
 /// quotes doubled) written straight into a `ByteSink`.
 ///
@@ -54,7 +56,7 @@ public struct CSVRowWriter {
                 needsQuotes = true
                 break
             }
-            let neutralise = Self.looksLikeFormula(first: first, bytes)
+            let neutralise = FormulaCells.looksLikeFormula(first: first, bytes)
             if needsQuotes { out.write(byte: 0x22) }
             if neutralise { out.write(byte: 0x27) }
             if needsQuotes {
@@ -69,15 +71,6 @@ public struct CSVRowWriter {
             } else {
                 out.write(bytes)
             }
-        }
-    }
-
-    /// Whether a spreadsheet would take the cell for a formula.
-    static func looksLikeFormula(first: UInt8, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        switch first {
-        case UInt8(ascii: "="), UInt8(ascii: "@"), 0x09, 0x0D: return true
-        case UInt8(ascii: "+"), UInt8(ascii: "-"): return Double(String(decoding: bytes, as: UTF8.self)) == nil
-        default: return false
         }
     }
 }
