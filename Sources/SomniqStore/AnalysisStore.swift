@@ -11,6 +11,8 @@ import SomniqModel
 public final class AnalysisStore: Sendable {
     public let path: String
     let writer: any DatabaseWriter
+    /// Opened read-only where no -wal or -shm file lay beside the database: `close` removes the ones SQLite leaves.
+    private let removesSidecars: Bool
 
     /// Opens (creating if needed) the database at `path` and brings its schema up to date.
     ///
@@ -24,16 +26,26 @@ public final class AnalysisStore: Sendable {
     /// commands that only read) the schema is never changed, and a database of an earlier version is refused with
     /// what to do.
     ///
-    /// A database that cannot be written where it lies (a study archive on read-only media, a mounted backup, a file
-    /// or folder without write permission) is opened read-only when `upgrade` is false: a WAL database needs a
-    /// shared-memory file beside it, which read-only media cannot take, so there SQLite is told the file is immutable.
+    /// With `upgrade` false (the commands that only read) an existing database is opened read-only, so that reading
+    /// neither waits on a writer nor changes a byte of the file (`removeReadersSidecars` says what is left beside it).
+    /// Where it cannot be written where it lies (a study archive on read-only media, a mounted backup), a WAL database
+    /// needs a shared-memory file beside it, which read-only media cannot take, so there SQLite is told the file is
+    /// immutable.
     public init(path: String, upgrade: Bool = true, adoptForeign: Bool = false) throws(StoreError) {
         self.path = path
+        let readsOnly = !upgrade && FileManager.default.fileExists(atPath: path)
+        removesSidecars = readsOnly && !FileManager.default.fileExists(atPath: path + "-wal")
+            && !FileManager.default.fileExists(atPath: path + "-shm")
         var configuration = Configuration()
         configuration.busyMode = .timeout(60)
         configuration.foreignKeysEnabled = true
-        if !upgrade, let locations = Self.readOnlyLocations(path) {
+        if readsOnly {
+            // The commands that only read open the database read-only, wherever it lies: a WAL reader takes no lock that
+            // a writer waits on, waits on none of the writer's, and writes nothing (a read-write open would switch the
+            // journal mode and check WAL by creating and dropping a table, and close with a checkpoint).
+            let locations = Self.readOnlyLocations(path) ?? [path]
             configuration.readonly = true
+            configuration.busyMode = .timeout(5)
             var failure = ""
             for location in locations {
                 do {
@@ -46,7 +58,7 @@ public final class AnalysisStore: Sendable {
                     failure = Self.reason(error)
                 }
             }
-            throw .cannotOpen(path: path, reason: failure + " (opened read-only, as it cannot be written where it lies)")
+            throw .cannotOpen(path: path, reason: failure + " (opened read-only: this command only reads)")
         }
         var attempt = 0
         while true {
@@ -120,7 +132,11 @@ public final class AnalysisStore: Sendable {
     /// keeps the log until that process closes it. The store is unusable afterwards.
     @discardableResult
     public func close() throws(StoreError) -> Bool {
-        guard let pool = writer as? DatabasePool else { return true }
+        guard let pool = writer as? DatabasePool else {
+            try? (writer as? DatabaseQueue)?.close()
+            if removesSidecars { Self.removeReadersSidecars(path) }
+            return true
+        }
         var whole = true
         do {
             try pool.writeWithoutTransaction { db in
@@ -148,6 +164,30 @@ public final class AnalysisStore: Sendable {
         return whole && !FileManager.default.fileExists(atPath: path + "-wal")
     }
 
+    /// After a read-only connection closed a database that had no -wal or -shm file beside it: a read-only connection,
+    /// the last to close, cannot checkpoint, so SQLite leaves an empty -wal and the -shm (which, made beside a file the
+    /// owner made read-only, would stop every later writer). Where the database can be written, one read-write
+    /// connection opened and closed does what the last connection does: removes both, unless another process has the
+    /// database open (then they are its). Where it cannot, an empty -wal is removed with the -shm, as nothing can be
+    /// writing it.
+    private static func removeReadersSidecars(_ path: String) {
+        let manager = FileManager.default
+        guard manager.fileExists(atPath: path + "-wal") || manager.fileExists(atPath: path + "-shm") else { return }
+        if readOnlyLocations(path) == nil {
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(1)
+            if let last = try? DatabaseQueue(path: path, configuration: configuration) {
+                try? last.writeWithoutTransaction { db in _ = try db.checkpoint(.passive) }
+                try? last.close()
+            }
+            return
+        }
+        let walSize = (try? manager.attributesOfItem(atPath: path + "-wal")[.size] as? NSNumber)?.int64Value ?? 0
+        guard walSize == 0 else { return }
+        try? manager.removeItem(atPath: path + "-wal")
+        try? manager.removeItem(atPath: path + "-shm")
+    }
+
     /// A private in-memory database, for tests and for commands that need no file.
     public static func inMemory() throws(StoreError) -> AnalysisStore {
         do {
@@ -162,6 +202,7 @@ public final class AnalysisStore: Sendable {
     private init(path: String, writer: any DatabaseWriter) {
         self.path = path
         self.writer = writer
+        removesSidecars = false
     }
 
     /// What `save` did.

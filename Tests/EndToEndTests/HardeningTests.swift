@@ -379,3 +379,66 @@ import Testing
         #expect(limit.status == 0, "\(limit.stderr)")
     }
 }
+
+/// The commands that only read (#45 items 6-8) open the database read-only: they never wait on a writer, never change
+/// a byte of the file, and leave nothing beside it, also when its owner made it read-only.
+@Suite struct ReadOnlyCommandTests {
+    func digest(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
+
+    func readers(_ db: String, scratch: Scratch) -> [[String]] {
+        [["recordings", "--db", db],
+         ["export", "--db", db, "--format", "csv", "--output", "-"],
+         ["compare", "1", "--db", db],
+         ["report", "1", "--db", db, "--no-audio", "--timezone", "UTC", "--output", scratch.file("night-\(UUID().uuidString).html")]]
+    }
+
+    @Test func readingLeavesTheFileByteForByteAndNothingBesideIt() throws {
+        let scratch = Scratch()
+        let db = scratch.file("db.sqlite")
+        #expect(try CommandRunner.run(["analyze", sampleNight, "--db", db, "--quiet"]).status == 0)
+        let before = try digest(db)
+        for command in readers(db, scratch: scratch) {
+            let result = try CommandRunner.run(command)
+            #expect(result.status == 0, "\(command[0]): \(result.stderr)")
+            #expect(try digest(db) == before, "\(command[0]) changed the database")
+            #expect(!FileManager.default.fileExists(atPath: db + "-wal") && !FileManager.default.fileExists(atPath: db + "-shm"),
+                    "\(command[0]) left a -wal or -shm beside it")
+        }
+    }
+
+    @Test func aReaderDoesNotWaitOnAWriter() throws {
+        let scratch = Scratch()
+        let db = scratch.file("db.sqlite")
+        #expect(try CommandRunner.run(["analyze", sampleNight, "--db", db, "--quiet"]).status == 0)
+        let writer = try DatabasePool(path: db)
+        try writer.writeWithoutTransaction { connection in
+            try connection.execute(sql: "BEGIN IMMEDIATE")
+            try connection.execute(sql: "CREATE TABLE scratch_pad (x)")
+            let started = Date()
+            let listed = try CommandRunner.run(["recordings", "--db", db])
+            #expect(listed.status == 0, "\(listed.stderr)")
+            #expect(listed.stdout.contains("sleep_recording_1795302000.caf"))
+            #expect(Date().timeIntervalSince(started) < 10, "the reader did not wait for the writer's transaction")
+            try connection.execute(sql: "ROLLBACK")
+        }
+        try writer.close()
+    }
+
+    @Test func aDatabaseMadeReadOnlyByItsOwnerIsReadAndStaysWritableOnceAllowed() throws {
+        guard getuid() != 0 else { return }  // root writes through any permission: nothing to check
+        let scratch = Scratch()
+        let db = scratch.file("db.sqlite")
+        #expect(try CommandRunner.run(["analyze", sampleNight, "--db", db, "--quiet"]).status == 0)
+        #expect(chmod(db, 0o444) == 0)
+        for _ in 0..<2 {
+            let listed = try CommandRunner.run(["recordings", "--db", db])
+            #expect(listed.status == 0, "\(listed.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: db + "-shm"), "no read-only -shm left to stop a later writer")
+        #expect(chmod(db, 0o644) == 0)
+        let night = scratch.file("other.caf")
+        try FileManager.default.copyItem(atPath: CommandRunner.root + "/fixtures/nights/apnea-night_8k.caf", toPath: night)
+        let analysed = try CommandRunner.run(["analyze", night, "--db", db, "--quiet"])
+        #expect(analysed.status == 0, "\(analysed.stderr)")
+    }
+}
