@@ -31,6 +31,10 @@ public final class BatchAnalyzer: @unchecked Sendable {
         public var audioSeconds = 0.0
         /// Seconds of audio in files fully handled (analysed or skipped).
         public var audioSecondsHandled = 0.0
+        /// Seconds of audio decoded so far in the files being analysed now, and the share of those files done (a
+        /// file two-thirds decoded counts 0.67): progress within a long recording, not only between recordings.
+        public var audioSecondsInFlight = 0.0
+        public var filesInFlightDone = 0.0
         public var failures: [(path: String, reason: String)] = []
         /// Files analysed with a warning (cut short: analysed as far as the audio went).
         public var warnings: [(path: String, message: String)] = []
@@ -71,7 +75,19 @@ public final class BatchAnalyzer: @unchecked Sendable {
 
     public var isCancelled: Bool { lock.withLock { cancelled } }
 
-    public var snapshot: Progress { lock.withLock { progress } }
+    public var snapshot: Progress {
+        lock.withLock {
+            var now = progress
+            for (decoded, duration) in inFlight.values {
+                now.audioSecondsInFlight += decoded
+                now.filesInFlightDone += duration > 0 ? min(1, decoded / duration) : 0
+            }
+            return now
+        }
+    }
+
+    /// Files being decoded: seconds decoded and their duration, by their place in the batch.
+    private var inFlight: [Int: (decoded: Double, duration: Double)] = [:]
 
     /// The database error that stopped the batch, if one did.
     public var databaseFailure: StoreError? { lock.withLock { storeFailure } }
@@ -94,7 +110,7 @@ public final class BatchAnalyzer: @unchecked Sendable {
                         return nextFile
                     }
                     guard let index else { return }
-                    guard let outcome = process(files[index]) else { continue }
+                    guard let outcome = process(files[index], index: index) else { continue }
                     lock.withLock {
                         record(outcome)
                         report(outcome)
@@ -125,7 +141,8 @@ public final class BatchAnalyzer: @unchecked Sendable {
     }
 
     /// One file, start to end; `nil` when it was interrupted (nothing of it was stored).
-    private func process(_ file: String) -> Outcome? {
+    private func process(_ file: String, index: Int) -> Outcome? {
+        defer { lock.withLock { _ = inFlight.removeValue(forKey: index) } }
         let path = URL(fileURLWithPath: file).standardizedFileURL.path
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
         let size = (attributes?[.size] as? NSNumber)?.int64Value
@@ -140,14 +157,19 @@ public final class BatchAnalyzer: @unchecked Sendable {
             let data: RecordingData
             do {
                 data = try analyzer.analyze(path: path, explicitStart: explicitStart, isCancelled: { [self] in isCancelled },
-                                            spoolFeatures: true)
+                                            progress: { [self] decoded, duration in
+                                                lock.withLock { inFlight[index] = (decoded, duration) }
+                                            }, spoolFeatures: true)
             } catch {
                 if case .interrupted = error { return nil }
                 try store.saveFailure(filePath: path, code: error.code, message: error.reason)
                 let kept = try store.recordingID(forPath: path) != nil
                 return .failed(path: path, code: error.code, reason: error.reason + (kept ? " (the earlier analysis of this file is kept)" : ""))
             }
-            lock.withLock { progress.audioSeconds += data.durationSeconds }
+            lock.withLock {
+                progress.audioSeconds += data.durationSeconds
+                inFlight[index] = nil
+            }
             // A file that held more audio when it was analysed before and is now cut short has been damaged in place
             // (not left short by a recorder that died): its good analysis stays, and the damage is reported as the
             // failure it is. (A night cut short from the start is analysed again as it is, with --reanalyze or a new model.)

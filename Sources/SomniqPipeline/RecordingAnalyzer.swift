@@ -25,11 +25,12 @@ public struct RecordingAnalyzer: Sendable {
     /// - Parameters:
     ///   - explicitStart: the recording's start time, overriding what the file name or metadata say.
     ///   - isCancelled: asked every few seconds of audio; when it says yes, decoding stops with `.interrupted`.
-    ///   - progress: called now and then with the fraction of the file decoded.
+    ///   - progress: called after every minute of audio decoded, with the seconds decoded and the file's duration.
     ///   - spoolFeatures: keep the feature rows in a temporary file (`RecordingData.featureSpool`) rather than in
     ///     memory, so that memory does not grow with the recording (for analyses headed for the database).
     public func analyze(path: String, explicitStart: Date? = nil, isCancelled: (() -> Bool)? = nil,
-                        progress: ((Double) -> Void)? = nil, spoolFeatures: Bool = false) throws(AudioFileError) -> RecordingData {
+                        progress: ((_ decodedSeconds: Double, _ durationSeconds: Double) -> Void)? = nil,
+                        spoolFeatures: Bool = false) throws(AudioFileError) -> RecordingData {
         let absolutePath = URL(fileURLWithPath: path).standardizedFileURL.path
         // The file's identity (size, modification time) before and after reading: what is stored describes the audio
         // read, and a file rewritten meanwhile (its old audio's hash with its new time) would read as done ever after.
@@ -54,12 +55,12 @@ public struct RecordingAnalyzer: Sendable {
                                   }, ending: { [conditioner.finish()] })
         defer { readAhead.finish() }
         var chunks: Int64 = 0
-        let progressEvery: Int64 = 1200  // half-second chunks: every ten minutes of audio
+        let progressEvery: Int64 = 120  // half-second chunks: every minute of audio
         while let chunk = try readAhead.next() {
             for piece in chunk.product { accumulator.feed(piece) }
             chunks += 1
             if let progress, chunks % progressEvery == 0 {
-                progress(Double(chunk.position) / Double(format.frameCount))
+                progress(Double(chunk.position) / Double(format.sampleRate), format.durationSeconds)
             }
             if let isCancelled, chunks % 20 == 0, isCancelled() { throw .interrupted(path: absolutePath) }
         }

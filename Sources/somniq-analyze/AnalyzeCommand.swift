@@ -233,11 +233,15 @@ final class ProgressTicker: @unchecked Sendable {
         timer.setEventHandler {
             let progress = batch.snapshot
             let elapsed = Date().timeIntervalSince(began)
-            let speed = elapsed > 0 ? progress.audioSeconds / elapsed : 0
-            var line = "\(progress.done)/\(progress.total) recordings, \(Formatting.fixed(progress.audioSeconds / 3600, 2)) h of audio"
+            // Audio decoded so far, the files under way included, and the time left from the share of files done,
+            // a file under way counting for the share of it decoded: a steady estimate within one long recording.
+            let decoded = progress.audioSeconds + progress.audioSecondsInFlight
+            let speed = elapsed > 0 ? decoded / elapsed : 0
+            var line = "\(progress.done)/\(progress.total) recordings, \(Formatting.fixed(decoded / 3600, 2)) h of audio"
             if speed > 0 { line += ", \(Formatting.fixed(speed, 0))x realtime" }
-            if progress.done > 0, progress.done < progress.total {
-                let remaining = elapsed / Double(progress.done) * Double(progress.total - progress.done)
+            let filesDone = Double(progress.done) + progress.filesInFlightDone
+            if filesDone > 0, progress.done < progress.total {
+                let remaining = elapsed / filesDone * (Double(progress.total) - filesDone)
                 line += ", about \(Formatting.clock(remaining)) left"
             }
             if progress.failed > 0 { line += ", \(progress.failed) failed" }
