@@ -1,6 +1,7 @@
 // The benchmark's stages, one per run, for scripts/bench: each reads one file and reports nothing but its
 // checksum on stdout (so that no stage can be optimised away).
 //   somniq-bench decode FILE     libsndfile read of the whole file into a reused buffer (mono mix-down)
+//   somniq-bench resample FILE   decode and the resampling to the 8 kHz analysis rate alone (scripts/bench/resamplers)
 //   somniq-bench features FILE   decode and every window's features, nothing else
 //   somniq-bench pipeline FILE   the whole analysis (decode, features, classifier, all five profiles), no database
 //   somniq-bench wisdom          plans the sub-frame transforms of the common sample rates with FFTW_PATIENT and
@@ -20,8 +21,8 @@ struct Bench {
             print(wisdomSource())
             return
         }
-        guard arguments.count == 3, ["decode", "features", "pipeline"].contains(arguments[1]) else {
-            FileHandle.standardError.write(Data("usage: somniq-bench decode|features|pipeline FILE\n".utf8))
+        guard arguments.count == 3, ["decode", "resample", "features", "pipeline"].contains(arguments[1]) else {
+            FileHandle.standardError.write(Data("usage: somniq-bench decode|resample|features|pipeline FILE\n".utf8))
             exit(64)
         }
         if arguments[1] == "pipeline" {
@@ -35,6 +36,8 @@ struct Bench {
         let reader = try AudioFileReader(path: arguments[2])
         // The features stage as the pipeline runs it: resampled to the analysis rate, then extracted.
         let stream = arguments[1] == "features" ? FeatureStream(sampleRate: reader.format.sampleRate) : nil
+        let resampler = arguments[1] == "resample"
+            ? Resampler(inputRate: reader.format.sampleRate, outputRate: FeatureStream.analysisSampleRate) : nil
         let grid = AnalysisGrid(sampleRate: reader.format.sampleRate)
         var block = [Float](repeating: 0, count: grid.maximumBlockLength)
         var checksum: Double = 0
@@ -45,12 +48,17 @@ struct Bench {
                 block.withUnsafeBufferPointer {
                     stream.consume(UnsafeBufferPointer(rebasing: $0[0..<got])) { checksum += Double($0[.spectralCentroidHz]) }
                 }
+            } else if let resampler {
+                block.withUnsafeBufferPointer {
+                    resampler.process(UnsafeBufferPointer(rebasing: $0[0..<got])) { checksum += Double($0[0]) }
+                }
             } else {
                 checksum += Double(block[0])
             }
             if got < block.count { break }
         }
         stream?.finish { checksum += Double($0[.spectralCentroidHz]) }
+        resampler?.finish { checksum += Double($0[0]) }
         print(checksum)
     }
 
