@@ -24,18 +24,20 @@ let package = Package(
         .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
 
         // Stages, one direction: audio -> features -> model -> detection -> store -> pipeline -> CLI.
-        .target(name: "SomniqAudio", dependencies: ["CSndfile", .product(name: "Crypto", package: "swift-crypto")]),
+        // The small files a command is given (models, manifests, labels): checked and read one way, with plain errors.
+        .target(name: "SomniqFiles"),
+        .target(name: "SomniqAudio", dependencies: ["CSndfile", "SomniqFiles", .product(name: "Crypto", package: "swift-crypto")]),
         // The feature extractor's hot loops touch its scratch arrays a few hundred million times a night; dynamic
         // exclusivity checks on those class properties cost a third of its time (scripts/bench/run). One extractor
         // is only ever used by one thread, with no overlapping access, so the checks are off here alone.
         .target(name: "SomniqFeatures", dependencies: ["CFFTW"], swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]),
-        .target(name: "SomniqModel", dependencies: ["SomniqFeatures"]),
+        .target(name: "SomniqModel", dependencies: ["SomniqFeatures", "SomniqFiles"]),
         .target(name: "SomniqDetection", dependencies: ["SomniqFeatures", "SomniqModel"]),
         .target(name: "SomniqStore", dependencies: [
             "SomniqFeatures", "SomniqModel", "SomniqDetection", .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
         ]),
-        .target(name: "SomniqEvaluation"),
+        .target(name: "SomniqEvaluation", dependencies: ["SomniqFiles"]),
         .target(name: "SomniqFit", dependencies: ["SomniqFeatures", "SomniqModel"]),
         // Exports and the byte-level writers they share with the reports (CSV, streamed JSON, label tables).
         .target(name: "SomniqReports", dependencies: ["SomniqStore", "SomniqEvaluation"]),
@@ -47,7 +49,7 @@ let package = Package(
         // Labelled audio: the clips of a labelled set, the fitting data made from them, scoring against labels.
         .target(name: "SomniqLabelledAudio", dependencies: [
             "SomniqPipeline", "SomniqAudio", "SomniqFeatures", "SomniqModel", "SomniqDetection", "SomniqStore", "SomniqEvaluation",
-            "SomniqFit", "SomniqSynth", "SomniqReports",
+            "SomniqFit", "SomniqSynth", "SomniqReports", "SomniqFiles",
         ]),
         // The regression goldens: every fixture under every profile against its committed expectation.
         .target(name: "SomniqRegression", dependencies: [
@@ -55,13 +57,13 @@ let package = Package(
         ]),
         // Studies on a cluster: manifests, shards of the inputs, merging shard databases.
         .target(name: "SomniqCluster", dependencies: [
-            "SomniqStore", "SomniqAudio", .product(name: "Crypto", package: "swift-crypto"), .product(name: "CSV", package: "CSV.swift"),
+            "SomniqStore", "SomniqAudio", "SomniqFiles", .product(name: "Crypto", package: "swift-crypto"), .product(name: "CSV", package: "CSV.swift"),
         ]),
         // The morning report: HTML pages of a night and of several, from the database.
         .target(name: "SomniqNightReport", dependencies: ["SomniqPipeline", "SomniqStore", "SomniqModel"]),
 
         .executableTarget(name: "somniq-analyze", dependencies: [
-            "SomniqPipeline", "SomniqReports", "SomniqNightReport", "SomniqCluster", "SomniqRegression", "SomniqLabelledAudio", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "SomniqPipeline", "SomniqReports", "SomniqNightReport", "SomniqCluster", "SomniqRegression", "SomniqLabelledAudio", "SomniqFiles", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "somniq-fuzz", dependencies: ["SomniqAudio", "SomniqFeatures", "SomniqModel", "SomniqDetection"]),
         .executableTarget(name: "somniq-bench", dependencies: ["CFFTW", "SomniqAudio", "SomniqFeatures", "SomniqModel", "SomniqPipeline"]),
@@ -69,6 +71,7 @@ let package = Package(
             "SomniqSynth", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        .testTarget(name: "SomniqFilesTests", dependencies: ["SomniqFiles"]),
         .testTarget(name: "SomniqAudioTests", dependencies: ["SomniqAudio", "SomniqSynth"]),
         .testTarget(name: "SomniqFeaturesTests", dependencies: ["SomniqFeatures", "SomniqSynth"]),
         .testTarget(name: "SomniqSynthTests", dependencies: ["SomniqSynth"]),

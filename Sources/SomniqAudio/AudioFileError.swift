@@ -1,3 +1,5 @@
+import SomniqFiles
+
 /// Why an audio file could not be read. Every case names the file, says what is wrong and,
 /// through `description`, what the user can do about it.
 public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -6,6 +8,8 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
     /// no file has that name.
     case nameNotUTF8(path: String)
     case brokenLink(path: String)
+    /// Symbolic links that lead back to themselves.
+    case linkLoop(path: String)
     case isDirectory(path: String)
     /// A FIFO, socket or device: opening it could block forever, and it is no recording.
     case notARegularFile(path: String, kind: String)
@@ -30,7 +34,7 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
 
     public var path: String {
         switch self {
-        case .notFound(let path), .nameNotUTF8(let path), .brokenLink(let path), .isDirectory(let path), .notARegularFile(let path, _),
+        case .notFound(let path), .nameNotUTF8(let path), .brokenLink(let path), .linkLoop(let path), .isDirectory(let path), .notARegularFile(let path, _),
              .permissionDenied(let path), .tooManyOpenFiles(let path),
              .cannotOpen(let path, _), .empty(let path), .unsupportedSampleRate(let path, _),
              .truncated(let path, _, _), .nonFiniteSamples(let path, _), .readFailed(let path, _),
@@ -45,6 +49,7 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
         case .notFound: "not-found"
         case .nameNotUTF8: "name-not-utf8"
         case .brokenLink: "broken-link"
+        case .linkLoop: "link-loop"
         case .isDirectory: "is-directory"
         case .notARegularFile: "not-a-regular-file"
         case .permissionDenied: "permission-denied"
@@ -72,6 +77,8 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
                 + "opened by name; rename the file to UTF-8 (for example with convmv) and retry"
         case .brokenLink:
             return "a symbolic link to a file that does not exist; fix or remove the link"
+        case .linkLoop:
+            return InputFileProblem.linkLoop.reason
         case .isDirectory:
             return "is a directory, not an audio file"
         case .notARegularFile(_, let kind):

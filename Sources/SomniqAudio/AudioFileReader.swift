@@ -1,6 +1,7 @@
 import Crypto
 import CSndfile
 import Foundation
+import SomniqFiles
 
 /// Streams an audio file through libsndfile, block by block, mixed down to mono.
 ///
@@ -46,28 +47,20 @@ public final class AudioFileReader {
     public init(path: String, acceptCutShort: Bool = false) throws(AudioFileError) {
         self.path = path
         acceptsCutShort = acceptCutShort
-        var isDirectory: ObjCBool = false
         let manager = FileManager.default
-        guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            if (try? manager.destinationOfSymbolicLink(atPath: path)) != nil { throw .brokenLink(path: path) }
+        switch InputFile.problem(path: path) {
+        case nil: break
+        case .brokenLink?: throw .brokenLink(path: path)
+        case .linkLoop?: throw .linkLoop(path: path)
+        case .isDirectory?: throw .isDirectory(path: path)
+        // Only regular files (links followed): opening a FIFO for reading blocks until a writer comes, forever.
+        case .notARegularFile(let kind)?: throw .notARegularFile(path: path, kind: kind)
+        case .permissionDenied?: throw .permissionDenied(path: path)
+        case .notFound?:
             if path.unicodeScalars.contains("\u{FFFD}") { throw .nameNotUTF8(path: path) }
             throw .notFound(path: path)
+        case let problem?: throw .cannotOpen(path: path, reason: problem.reason)
         }
-        if isDirectory.boolValue { throw .isDirectory(path: path) }
-        // Only regular files (links followed): opening a FIFO for reading blocks until a writer comes, forever.
-        var status = stat()
-        if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
-            let kind: String
-            switch status.st_mode & S_IFMT {
-            case S_IFIFO: kind = "a FIFO (named pipe)"
-            case S_IFSOCK: kind = "a socket"
-            case S_IFCHR: kind = "a character device"
-            case S_IFBLK: kind = "a block device"
-            default: kind = "not a regular file"
-            }
-            throw .notARegularFile(path: path, kind: kind)
-        }
-        guard manager.isReadableFile(atPath: path) else { throw .permissionDenied(path: path) }
         // Open it once ourselves, so that a limit on open files is named as such (libsndfile would call the file
         // "not audio"), as is a permission the check above could not see.
         let probe = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
@@ -78,7 +71,12 @@ public final class AudioFileReader {
         guard let handle = sf_open(path, Int32(SFM_READ), &info) else {
             let failure = errno
             if failure == EMFILE || failure == ENFILE { throw .tooManyOpenFiles(path: path) }
-            let reason = String(cString: sf_strerror(nil))
+            // For a regular file it could open, libsndfile's message for an unrecognised or damaged format is "File does
+            // not exist or is not a regular file (possibly a pipe?)": untrue here, so the cause is named instead.
+            var reason = String(cString: sf_strerror(nil))
+            if reason.hasPrefix("File does not exist") {
+                reason = "its format is not one libsndfile recognises, or its header is damaged"
+            }
             if let size = (try? manager.attributesOfItem(atPath: path))?[.size] as? Int, size == 0 {
                 throw .empty(path: path)
             }

@@ -1,5 +1,6 @@
 import CSV
 import Foundation
+import SomniqFiles
 
 /// The recordings of a study, listed in a file rather than found by a glob over a network filesystem: one path a line,
 /// or a CSV or TSV table with a `path` column (other columns are left for the study's own use). Paths are relative to
@@ -36,9 +37,9 @@ public struct Manifest: Sendable {
         location = path
         let text: String
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            text = try InputFile.text(path: path)
         } catch {
-            throw .unreadable(path, error.localizedDescription)
+            throw .unreadable(path, error.reason)
         }
         let folder = (path as NSString).deletingLastPathComponent
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)

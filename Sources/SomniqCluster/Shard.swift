@@ -27,7 +27,8 @@ public struct Shard: Equatable, Sendable, CustomStringConvertible {
         guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]) else {
             throw .invalid("--shard \(text) is not K/N (the K-th of N shares, from 1/N to N/N), nor 'auto'")
         }
-        guard n >= 1, (1...n).contains(k) else { throw .invalid("--shard \(text): K must lie between 1 and N (\(max(n, 1)))") }
+        guard n >= 1 else { throw .invalid("--shard \(text): N, the number of shares, must be at least 1") }
+        guard (1...n).contains(k) else { throw .invalid("--shard \(text): K must lie between 1 and N (\(n))") }
         return try Shard(index: k - 1, count: n)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SomniqFiles
 
 /// Reads and writes DCASE event lists: tab-separated `filename	onset	offset	event_label`, times in seconds.
 public enum DCASETable {
@@ -6,11 +7,24 @@ public enum DCASETable {
 
     public enum ParseError: Error, CustomStringConvertible, Equatable {
         case malformed(path: String, line: Int, reason: String)
+        /// The file itself cannot be read (see `InputFileProblem`); `what` it is for ("labels", "label map").
+        case unreadable(path: String, what: String, reason: String)
 
         public var description: String {
             switch self {
             case .malformed(let path, let line, let reason):
                 "\(path):\(line): error: \(reason); expected filename<TAB>onset<TAB>offset<TAB>event_label, times in seconds"
+            case .unreadable(let path, let what, let reason):
+                "\(path): error: cannot read the \(what): \(reason)"
+            }
+        }
+
+        /// The text of the file at `path`, or why it cannot be read.
+        public static func text(of path: String, what: String = "labels") throws(ParseError) -> String {
+            do {
+                return try InputFile.text(path: path)
+            } catch {
+                throw .unreadable(path: path, what: what, reason: error.reason)
             }
         }
     }
@@ -36,8 +50,8 @@ public enum DCASETable {
         return events
     }
 
-    public static func parse(contentsOf path: String) throws -> [SoundEvent] {
-        try parse(try String(contentsOfFile: path, encoding: .utf8), path: path)
+    public static func parse(contentsOf path: String) throws(ParseError) -> [SoundEvent] {
+        try parse(try ParseError.text(of: path), path: path)
     }
 
     /// The table for `events`, with a header, times to the millisecond. A tab, line break or backslash in a file name

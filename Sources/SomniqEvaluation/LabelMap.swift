@@ -128,7 +128,7 @@ public struct LabelMap: Equatable, Sendable {
         value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
-    public static func parse(contentsOf path: String) throws -> LabelMap {
-        try parse(try String(contentsOfFile: path, encoding: .utf8), path: path)
+    public static func parse(contentsOf path: String) throws(DCASETable.ParseError) -> LabelMap {
+        try parse(try DCASETable.ParseError.text(of: path, what: "label map"), path: path)
     }
 }

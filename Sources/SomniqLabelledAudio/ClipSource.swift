@@ -1,5 +1,6 @@
 import SomniqPipeline
 import Foundation
+import SomniqFiles
 import SomniqEvaluation
 import SomniqFit
 
@@ -58,9 +59,9 @@ public enum ClipSource {
     static func fromManifest(_ manifest: String) throws(Error) -> [Clip] {
         let text: String
         do {
-            text = try String(contentsOfFile: manifest, encoding: .utf8)
+            text = try InputFile.text(path: manifest)
         } catch {
-            throw .unreadable(path: manifest, reason: error.localizedDescription)
+            throw .unreadable(path: manifest, reason: error.reason)
         }
         let lines = text.split(whereSeparator: \.isNewline).map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
         guard let header = lines.first else { return [] }

@@ -1,4 +1,5 @@
 import Foundation
+import SomniqFiles
 
 /// A classifier model and its sensitivity profiles, loaded together from a model folder
 /// (`model.json` and `profiles.json`) and checked.
@@ -26,7 +27,10 @@ public struct ModelBundle: Sendable {
     public static func load(path: String) throws(ModelError) -> ModelBundle {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw .notFound(path: path, searched: [])
+            switch InputFile.problem(path: path) {
+            case .notFound?, nil: throw .notFound(path: path, searched: [])
+            case let problem?: throw .unreadable(path: path, reason: problem.reason)
+            }
         }
         let folder = isDirectory.boolValue ? path : (path as NSString).deletingLastPathComponent
         let modelPath = isDirectory.boolValue ? (folder as NSString).appendingPathComponent(modelFileName) : path
@@ -65,22 +69,24 @@ public struct ModelBundle: Sendable {
 
     static func decode<Value: Decodable>(path: String) throws(ModelError) -> Value {
         let data: Data
-        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > maximumFileBytes {
-            throw .unreadable(path: path, reason: "\(size / (1 << 20)) MB is more than a model file may hold (\(maximumFileBytes >> 20) MB); "
-                              + "is this the right file?")
-        }
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            data = try InputFile.data(path: path, maximumBytes: Int64(maximumFileBytes))
+        } catch .notFound {
+            throw .notFound(path: path, searched: [])
         } catch {
-            if !FileManager.default.fileExists(atPath: path) { throw .notFound(path: path, searched: []) }
-            throw .unreadable(path: path, reason: error.localizedDescription)
+            throw .unreadable(path: path, reason: error.reason)
         }
         do {
             return try JSONDecoder().decode(Value.self, from: data)
         } catch let DecodingError.dataCorrupted(context) where context.codingPath.isEmpty {
             if let (number, line) = outOfRangeNumber(in: data) {
                 throw .invalid(path: path, field: "line \(line)",
-                               reason: "the number \(number) is out of range (a model's numbers lie within ±3.4e38)")
+                               reason: "the number \(number) is out of range (a model's numbers are 0 or lie within ±1.2e-38 to ±3.4e38)")
+            }
+            if let (depth, line) = tooDeep(data) {
+                throw .invalid(path: path, field: "line \(line)",
+                               reason: "arrays and objects nested \(depth) deep, more than the JSON reader takes (\(maximumNesting)); "
+                                   + "a model's trees are a few levels deep: is this the right file?")
             }
             throw .invalidJSON(path: path, reason: context.underlyingError.map { "\($0)" } ?? context.debugDescription)
         } catch let DecodingError.dataCorrupted(context) {
@@ -104,8 +110,34 @@ public struct ModelBundle: Sendable {
         for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
             guard let range = Range(match.range, in: text) else { continue }
             let token = String(text[range])
-            if let value = Double(token), abs(value) <= Double(Float.greatestFiniteMagnitude) { continue }
+            let mantissaHoldsADigit = token.prefix { $0 != "e" && $0 != "E" }.contains { ("1"..."9").contains($0) }
+            if let value = Double(token), abs(value) <= Double(Float.greatestFiniteMagnitude),
+               value != 0 || !mantissaHoldsADigit { continue }
             return (token, text[..<range.lowerBound].reduce(1) { $1 == "\n" ? $0 + 1 : $0 })
+        }
+        return nil
+    }
+
+    /// The deepest nesting the JSON reader accepts (Foundation's parser stops at 512 levels).
+    static let maximumNesting = 512
+
+    /// The depth of the first place `data` nests arrays and objects deeper than `maximumNesting`, with its line.
+    static func tooDeep(_ data: Data) -> (Int, Int)? {
+        var depth = 0, line = 1, inString = false, escaped = false
+        for byte in data {
+            if byte == UInt8(ascii: "\n") { line += 1 }
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                if depth > maximumNesting { return (depth, line) }
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+            default: break
+            }
         }
         return nil
     }

@@ -33,7 +33,8 @@ struct AnalyzeCommand: ParsableCommand {
         valueName: "file"))
     var manifest: String?
 
-    @Option(help: ArgumentHelp(
+    // Unconditional: '--shard -1/4' is a wrong share to name as such, not an option.
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "Analyse only the K-th of N disjoint shares of the inputs (K from 1 to N), or 'auto': the share a Slurm array task or a Kubernetes Indexed Job is given.",
         discussion: "A file's share depends on it alone (a hash of its path as the manifest writes it, or as given), so adding, removing or renaming other files moves nothing. Run each share into its own --db, then 'somniq-analyze merge'.",
         valueName: "K/N|auto"))
@@ -97,6 +98,10 @@ struct AnalyzeCommand: ParsableCommand {
                 let listed = try Manifest(path: manifest)
                 files += listed.entries.map(\.path)
                 identities += listed.entries.map(\.identity)
+            } catch .unreadable(let file, let reason) {
+                // The file, not the command line, is at fault: nothing can be done.
+                Terminal.error(Manifest.Failure.unreadable(file, reason).description)
+                throw ExitStatus.nothingDone
             } catch {
                 throw ValidationError(error.description)
             }

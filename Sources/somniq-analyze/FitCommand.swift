@@ -369,7 +369,9 @@ struct FitCommand: ParsableCommand {
         return try files.flatMap { file -> [SoundEvent] in
             let name = (file as NSString).lastPathComponent
             let labelFile = (labels as NSString).appendingPathComponent((name as NSString).deletingPathExtension + ".txt")
-            guard let text = try? String(contentsOfFile: labelFile, encoding: .utf8) else { return [] }
+            // A recording without a label file has no labelled event; one that cannot be read is an error.
+            guard FileManager.default.fileExists(atPath: labelFile) else { return [] }
+            let text = try DCASETable.ParseError.text(of: labelFile)
             return try AudacityLabels.parse(text, file: name, path: labelFile)
         }
     }

@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+
+/// Inputs beside the audio (a model, a manifest, labels) that are not what they should be are named for what they
+/// are, through the executable: not "You don't have permission", "NSCocoaErrorDomain error 256" or "not valid JSON".
+@Suite struct PlainInputErrorTests {
+    @Test func aModelThatIsNoFileSaysWhatItIs() throws {
+        let scratch = Scratch()
+        let fifo = scratch.file("fifo")
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let folderModel = scratch.file("folder-model")
+        try FileManager.default.createDirectory(atPath: folderModel + "/model.json", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: scratch.file("loop1"), withDestinationPath: scratch.file("loop2"))
+        try FileManager.default.createSymbolicLink(atPath: scratch.file("loop2"), withDestinationPath: scratch.file("loop1"))
+        let cases: [(String, String)] = [
+            (fifo, "a FIFO (named pipe), not a file"),
+            ("/dev/zero", "a character device, not a file"),
+            (folderModel, "model.json: error: cannot read model file: a folder, not a file"),
+            (scratch.file("loop1"), "a loop of symbolic links"),
+        ]
+        for (model, expected) in cases {
+            let run = try CommandRunner.run(["classes", "--model", model])
+            #expect(run.status == 2, "\(model): \(run.stderr)")
+            #expect(run.stderr.contains(expected), "\(model): \(run.stderr)")
+            #expect(!run.stderr.contains("permission") && !run.stderr.contains("NSCocoaErrorDomain"), "\(run.stderr)")
+        }
+    }
+
+    @Test func aModelOutOfBoundsSaysWhichBound() throws {
+        let scratch = Scratch()
+        let rules = CommandRunner.root + "/models/rules"
+        let text = try String(contentsOfFile: rules + "/model.json", encoding: .utf8)
+        func model(_ name: String, _ json: String) throws -> String {
+            let folder = scratch.file(name)
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: rules + "/profiles.json", toPath: folder + "/profiles.json")
+            try json.write(toFile: folder + "/model.json", atomically: true, encoding: .utf8)
+            return folder
+        }
+        #expect(text.contains("\"detectionFloor\": 0.2"), "the rules model has the field the test rewrites")
+        let tiny = try model("tiny", text.replacingOccurrences(of: "\"detectionFloor\": 0.2", with: "\"detectionFloor\": 1e-400"))
+        let tinyRun = try CommandRunner.run(["classes", "--model", tiny])
+        #expect(tinyRun.stderr.contains("the number 1e-400 is out of range"), "\(tinyRun.stderr)")
+        let nested = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
+        let deep = try model("deep", text.replacingOccurrences(of: "\"version\"", with: "\"deep\": \(nested), \"version\""))
+        let deepRun = try CommandRunner.run(["classes", "--model", deep])
+        #expect(deepRun.stderr.contains("nested 513 deep, more than the JSON reader takes (512)"), "\(deepRun.stderr)")
+        let big = try model("big", text + String(repeating: " ", count: 17 << 20))
+        let bigRun = try CommandRunner.run(["classes", "--model", big])
+        #expect(bigRun.stderr.contains("more than such a file may hold (16777216 bytes, 16 MB)"), "\(bigRun.stderr)")
+        for run in [tinyRun, deepRun, bigRun] {
+            #expect(run.status == 2)
+            #expect(!run.stderr.contains("not valid"), "\(run.stderr)")
+        }
+    }
+
+    @Test func manifestsLabelsAndMapsThatCannotBeReadSayWhy() throws {
+        let scratch = Scratch()
+        let fifo = scratch.file("fifo")
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let latin1 = scratch.file("latin1.tsv")
+        try Data("path\n/tmp/n\u{E9}.wav\n".data(using: .isoLatin1)!).write(to: URL(fileURLWithPath: latin1))
+        let fromFifo = try CommandRunner.run(["analyze", "--manifest", fifo, "--db", scratch.file("db.sqlite")])
+        #expect(fromFifo.status == 2, "\(fromFifo.stderr)")
+        #expect(fromFifo.stderr.contains("cannot read the manifest: a FIFO (named pipe), not a file"), "\(fromFifo.stderr)")
+        #expect(!fromFifo.stderr.contains("Usage:"), "a file at fault is no usage error: \(fromFifo.stderr)")
+        let fromLatin1 = try CommandRunner.run(["analyze", "--manifest", latin1, "--db", scratch.file("db.sqlite")])
+        #expect(fromLatin1.stderr.contains("not UTF-8 text (line 2 holds the byte 0xE9)"), "\(fromLatin1.stderr)")
+        #expect(fromLatin1.stderr.contains("iconv"), "\(fromLatin1.stderr)")
+        let labels = try CommandRunner.run(["fit", "--clips", sampleNight, "--labels", fifo, "--out", scratch.file("m")])
+        #expect(labels.status != 0)
+        #expect(labels.stderr.contains("cannot read the labels: a FIFO (named pipe)"), "\(labels.stderr)")
+        let map = try CommandRunner.run(["evaluate", "--clips", scratch.file("."), "--map", fifo])
+        #expect(map.stderr.contains("cannot read the label map: a FIFO (named pipe)"), "\(map.stderr)")
+    }
+
+    @Test func aShareOfNoSharesOrBelowOneIsNamedAsSuch() throws {
+        let zero = try CommandRunner.run(["analyze", sampleNight, "--shard", "0/0", "--db", "/nonexistent/db.sqlite"])
+        #expect(zero.status == 64)
+        #expect(zero.stderr.contains("--shard 0/0: N, the number of shares, must be at least 1"), "\(zero.stderr)")
+        let negative = try CommandRunner.run(["analyze", sampleNight, "--shard", "-1/4", "--db", "/nonexistent/db.sqlite"])
+        #expect(negative.status == 64)
+        #expect(negative.stderr.contains("--shard -1/4: K must lie between 1 and N (4)"), "\(negative.stderr)")
+    }
+
+    @Test func audioLibsndfileCannotPlaceIsNotCalledMissing() throws {
+        let scratch = Scratch()
+        let garbage = scratch.file("bad.mp3")
+        let bytes: [UInt8] = (0..<3_000).map { (index: Int) -> UInt8 in UInt8((index * 37 + 11) % 251 + 1) }
+        try Data(bytes).write(to: URL(fileURLWithPath: garbage))
+        let run = try CommandRunner.run(["analyze", garbage, "--db", scratch.file("db.sqlite")])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("bad.mp3: error: not a readable audio file"), "\(run.stderr)")
+        #expect(!run.stderr.contains("does not exist"), "\(run.stderr)")
+    }
+}
