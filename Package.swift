@@ -40,10 +40,11 @@ let package = Package(
         .target(name: "SomniqEvaluation", dependencies: ["SomniqFiles"]),
         .target(name: "SomniqFit", dependencies: ["SomniqFeatures", "SomniqModel"]),
         // Exports and the byte-level writers they share with the reports (CSV, streamed JSON, label tables).
-        .target(name: "SomniqReports", dependencies: ["SomniqStore", "SomniqEvaluation"]),
+        .target(name: "SomniqReports", dependencies: ["SomniqStore", "SomniqEvaluation", "SomniqFiles"]),
         // Analysis of recordings: one file, a batch into the store, the profiles compared, clips cut.
         .target(name: "SomniqPipeline", dependencies: [
-            "SomniqAudio", "SomniqFeatures", "SomniqModel", "SomniqDetection", "SomniqStore", "SomniqFit", "SomniqReports",
+            "SomniqAudio", "SomniqFeatures", "SomniqModel", "SomniqDetection", "SomniqStore", "SomniqFit", "SomniqReports", "SomniqFiles",
+            .product(name: "CSV", package: "CSV.swift"),
         ]),
         .target(name: "SomniqSynth", dependencies: ["SomniqAudio", "SomniqFeatures"]),
         // Labelled audio: the clips of a labelled set, the fitting data made from them, scoring against labels.
@@ -60,7 +61,7 @@ let package = Package(
             "SomniqStore", "SomniqAudio", "SomniqFiles", .product(name: "Crypto", package: "swift-crypto"), .product(name: "CSV", package: "CSV.swift"),
         ]),
         // The morning report: HTML pages of a night and of several, from the database.
-        .target(name: "SomniqNightReport", dependencies: ["SomniqPipeline", "SomniqStore", "SomniqModel"]),
+        .target(name: "SomniqNightReport", dependencies: ["SomniqPipeline", "SomniqStore", "SomniqModel", "SomniqFiles", "SomniqReports"]),
 
         .executableTarget(name: "somniq-analyze", dependencies: [
             "SomniqPipeline", "SomniqReports", "SomniqNightReport", "SomniqCluster", "SomniqRegression", "SomniqLabelledAudio", "SomniqFiles", .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -10,9 +10,25 @@ public final class AudioFileWriter {
     public let sampleRate: Int
     public let channelCount: Int
     private let handle: OpaquePointer
+    private var closed = false
 
-    public init(path: String, sampleRate: Int, channelCount: Int = 1,
-                container: Container = .wav, encoding: Encoding = .pcm16) throws(AudioFileError) {
+    /// Creates (or truncates) the file at `path`.
+    public convenience init(path: String, sampleRate: Int, channelCount: Int = 1,
+                            container: Container = .wav, encoding: Encoding = .pcm16) throws(AudioFileError) {
+        try self.init(path: path, descriptor: nil, sampleRate: sampleRate, channelCount: channelCount, container: container,
+                      encoding: encoding)
+    }
+
+    /// Writes to an open descriptor (a file the caller created, say exclusively), which `close` closes; `path` names it
+    /// in errors.
+    public convenience init(descriptor: Int32, path: String, sampleRate: Int, channelCount: Int = 1,
+                            container: Container = .wav, encoding: Encoding = .pcm16) throws(AudioFileError) {
+        try self.init(path: path, descriptor: Optional(descriptor), sampleRate: sampleRate, channelCount: channelCount,
+                      container: container, encoding: encoding)
+    }
+
+    private init(path: String, descriptor: Int32?, sampleRate: Int, channelCount: Int,
+                 container: Container, encoding: Encoding) throws(AudioFileError) {
         var info = SF_INFO()
         info.samplerate = Int32(sampleRate)
         info.channels = Int32(channelCount)
@@ -34,7 +50,8 @@ public final class AudioFileWriter {
         guard sf_format_check(&info) == SF_TRUE else {
             throw .cannotCreate(path: path, reason: "\(container.rawValue) cannot hold \(encoding.rawValue)")
         }
-        guard let handle = sf_open(path, Int32(SFM_WRITE), &info) else {
+        let opened = descriptor.map { sf_open_fd($0, Int32(SFM_WRITE), &info, Int32(SF_TRUE)) } ?? sf_open(path, Int32(SFM_WRITE), &info)
+        guard let handle = opened else {
             throw .cannotCreate(path: path, reason: String(cString: sf_strerror(nil)))
         }
         // Without this, float input outside [-1, 1] wraps around in integer encodings.
@@ -48,7 +65,20 @@ public final class AudioFileWriter {
         self.handle = handle
     }
 
-    deinit { sf_close(handle) }
+    deinit { if !closed { sf_close(handle) } }
+
+    /// Finishes the file (its header's sizes written) and closes it.
+    public func close() throws(AudioFileError) {
+        guard !closed else { return }
+        closed = true
+        guard sf_close(handle) == 0 else { throw .writeFailed(path: path, reason: String(cString: sf_strerror(nil))) }
+    }
+
+    /// Names the program that wrote the file (a WAV's INFO/ISFT), before any audio is written: how a later run knows a
+    /// file as its own.
+    public func setSoftware(_ name: String) {
+        sf_set_string(handle, Int32(SF_STR_SOFTWARE), name)
+    }
 
     /// Writes interleaved frames (`samples.count` must be a multiple of the channel count).
     public func write(interleaved samples: [Float]) throws(AudioFileError) {

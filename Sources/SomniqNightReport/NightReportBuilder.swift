@@ -169,7 +169,7 @@ public struct NightReportBuilder {
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             clips = try ClipCutter(margin: margin).cut(recordingPath: report.recording.path, recordingID: report.recording.id,
-                                                       excerpts: excerpts, into: folder, encoding: .pcm16, replacing: true)
+                                                       excerpts: excerpts, into: folder, encoding: .pcm16)
         } catch {
             let problem = "\(error)"
             report.audioProblem = problem

@@ -4,6 +4,8 @@
 /// tier also has its own shape (critical ▲, high ◆, medium ●, low ■) and is named in text wherever it appears.
 enum PageStyle {
     static let tierGlyph = ["critical": "▲", "high": "◆", "medium": "●", "low": "■"]
+    /// The line by which a later run knows a page as one this tool wrote (and so may write it again).
+    static let generatorMeta = #"<meta name="generator" content="somniq-analyze report">"#
 
     /// `<head>` of a page: its title, the inline style, and a content policy that forbids every fetch but the page's
     /// own audio clips.
@@ -15,7 +17,7 @@ enum PageStyle {
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; media-src 'self' data: file:">
-        <meta name="generator" content="somniq-analyze report">
+        \(generatorMeta)
         <title>\(esc(title))</title>
         <style>\(css)</style>
         </head>

@@ -1,5 +1,8 @@
 import Foundation
+import SomniqFiles
 import SomniqModel
+import SomniqPipeline
+import SomniqReports
 import SomniqStore
 
 /// Writes the pages of `somniq-analyze report`: one page per night, and a trend page when there are several.
@@ -18,6 +21,11 @@ public struct ReportWriter {
         public var withoutAudio: Bool
         public var margin: Double
         public var maximumClipSeconds: Double
+        /// The database read and the recordings it knows: never written over (see `OutputSafety`).
+        public var database: String?
+        public var recordings: [String] = []
+        /// Replace an existing page even if it is not an earlier report page.
+        public var force = false
 
         public init(profile: String, clock: LocalClock, embedAudio: Bool = false, withoutAudio: Bool = false, margin: Double = 2,
                     maximumClipSeconds: Double = 60) {
@@ -39,6 +47,8 @@ public struct ReportWriter {
         public var failures: [(Int64, String)] = []
         /// Pages written without their audio: (page, why).
         public var audioProblems: [(String, String)] = []
+        /// Pages not written because a file that is not an earlier report page, or an input, holds their name.
+        public var refusals: [OutputSafety.Refusal] = []
     }
 
     public let builder: NightReportBuilder
@@ -72,16 +82,27 @@ public struct ReportWriter {
             let stem = single ? ((output as NSString).lastPathComponent as NSString).deletingPathExtension
                 : "night-\(options.clock.isoDate(options.clock.nightOf(report.recording.startMilliseconds)))-r\(id)"
             let page = (folder as NSString).appendingPathComponent(stem + ".html")
+            if let refusal = refusal(page) {
+                outcome.refusals.append(refusal)
+                continue
+            }
             if !options.withoutAudio {
                 let audioFolder = stem + "_audio"
                 let placement: NightReportBuilder.AudioPlacement = options.embedAudio
                     ? .embedded(scratch: (NSTemporaryDirectory() as NSString).appendingPathComponent("somniq-report-\(getpid())-\(id)"))
                     : .folder(path: (folder as NSString).appendingPathComponent(audioFolder), href: Self.href(audioFolder))
+                switch placement {
+                case .embedded(let scratch): PartialFiles.remember(scratch)
+                case .folder(let path, _): PartialFiles.removeStale(inFolder: path)
+                }
                 if let problem = NightReportBuilder.attachAudio(to: &report, placement: placement, margin: options.margin,
                                                                 maximumSeconds: options.maximumClipSeconds) {
                     outcome.audioProblems.append((page, problem))
                 }
-                if case .embedded(let scratch) = placement { try? FileManager.default.removeItem(atPath: scratch) }
+                if case .embedded(let scratch) = placement {
+                    try? FileManager.default.removeItem(atPath: scratch)
+                    PartialFiles.forget(scratch)
+                }
                 outcome.clipCount += report.episodes.count { $0.clip != nil }
             }
             let trendHref = recordingIDs.count > 1 && !single ? "index.html" : nil
@@ -92,8 +113,12 @@ public struct ReportWriter {
         }
         if recordingIDs.count > 1 && !nights.isEmpty {
             let index = (folder as NSString).appendingPathComponent("index.html")
-            try Self.writeAtomically(TrendPage(nights: nights, clock: options.clock).render(), to: index)
-            outcome.trendPage = index
+            if let refusal = refusal(index) {
+                outcome.refusals.append(refusal)
+            } else {
+                try Self.writeAtomically(TrendPage(nights: nights, clock: options.clock).render(), to: index)
+                outcome.trendPage = index
+            }
         }
         return outcome
     }
@@ -103,7 +128,27 @@ public struct ReportWriter {
         name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "?#"))) ?? name
     }
 
+    /// Why `page` may not be written, if it may not: it is the database or a recording, or a file other than an earlier
+    /// report page (without `force`).
+    func refusal(_ page: String) -> OutputSafety.Refusal? {
+        do {
+            let destination = try OutputSafety.check(page, database: options.database, recordings: options.recordings,
+                                                     force: options.force, what: "report page", isOurs: Self.looksLikeAPage)
+            return destination == .file ? nil : .notAFile(output: page, kind: "a device or a named pipe")
+        } catch {
+            return error
+        }
+    }
+
+    /// Whether `head` (a file's first bytes) is the start of a page this tool wrote.
+    static func looksLikeAPage(_ head: Data) -> Bool {
+        String(decoding: head, as: UTF8.self).contains(PageStyle.generatorMeta)
+    }
+
+    /// Writes a page whole or not at all (`ByteSink`: a hidden partial file renamed into place, removed if interrupted).
     static func writeAtomically(_ text: String, to path: String) throws {
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        let sink = try ByteSink.file(path)
+        sink.write(text)
+        try sink.finish()
     }
 }

@@ -1,5 +1,7 @@
+import CSV
 import Foundation
 import SomniqAudio
+import SomniqFiles
 import SomniqReports
 import SomniqStore
 
@@ -43,14 +45,18 @@ public struct ClipCutter {
 
     public init(margin: Double) { self.margin = margin }
 
+    /// What the clips name as the program that wrote them, by which a later run knows a clip as its own.
+    public static let software = "somniq-analyze clips"
+
     /// Cuts every excerpt of one recording into `folder`, as WAV (32-bit float unless told, the recording's own rate and
-    /// channels). Files are named `<UTC start>_r<recording id>_<class>_<kind>-<n>.wav` (the class reduced to letters,
-    /// digits, `_` and `-`, so no name leaves the folder), unique per recording; a name already taken gets `~2`, `~3`,
-    /// ...: nothing is overwritten, and every clip returned was written. With `replacing`, for a folder that belongs to
-    /// one report, a file of the same name is written over instead, so that writing the report again writes the same
-    /// files.
+    /// channels). Files are named `<UTC start>_r<recording id>_<profile>_<class>_<kind>-<n>.wav` (the profile and class
+    /// reduced to letters, digits, `_` and `-`, so no name leaves the folder), unique per recording and profile. A clip of
+    /// that name written before (`isOurs`) is written again, so that rerunning writes the same files; a name taken by any
+    /// other file gets `~2`, `~3`, ...: nothing else is overwritten. Each clip is written under a hidden name and renamed
+    /// into place (`PartialFiles`), so a link planted under a clip's name is replaced, never followed, and an
+    /// interrupted run leaves no half clip.
     public func cut(recordingPath: String, recordingID: Int64, excerpts: [Excerpt], into folder: String,
-                    encoding: AudioFileWriter.Encoding = .float32, replacing: Bool = false) throws(AudioFileError) -> [Clip] {
+                    encoding: AudioFileWriter.Encoding = .float32) throws(AudioFileError) -> [Clip] {
         let reader = try AudioFileReader(path: recordingPath)
         let rate = Double(reader.format.sampleRate)
         var clips: [Clip] = []
@@ -59,27 +65,57 @@ public struct ClipCutter {
             let first = max(0, Int64(((excerpt.startSeconds - margin) * rate).rounded(.down)))
             let last = min(reader.format.frameCount, Int64(((excerpt.endSeconds + margin) * rate).rounded(.up)))
             guard last > first else { continue }
-            let stem = "\(Self.compact(excerpt.startUTC))_r\(recordingID)_\(Self.safe(excerpt.classID))_\(Self.safe(excerpt.kind))-\(index + 1)"
+            let stem = "\(Self.compact(excerpt.startUTC))_r\(recordingID)_\(Self.safe(excerpt.profile))_\(Self.safe(excerpt.classID))_"
+                + "\(Self.safe(excerpt.kind))-\(index + 1)"
             var name = stem + ".wav"
             var copy = 1
-            while !replacing && FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent(name)) {
+            while Self.isTakenByAnother((folder as NSString).appendingPathComponent(name)) {
                 copy += 1
                 name = "\(stem)~\(copy).wav"
             }
             let path = (folder as NSString).appendingPathComponent(name)
-            try reader.seek(toFrame: first)
-            let writer = try AudioFileWriter(path: path, sampleRate: reader.format.sampleRate, channelCount: reader.format.channelCount,
-                                             encoding: encoding)
-            var remaining = Int(last - first)
-            while remaining > 0 {
-                let got = try reader.readInterleaved(frameCount: min(remaining, 65_536), into: &buffer)
-                guard got > 0 else { break }
-                try writer.write(interleaved: Array(buffer[0..<(got * reader.format.channelCount)]))
-                remaining -= got
+            let partial: String, descriptor: Int32
+            switch PartialFiles.create(for: path) {
+            case .success(let created): (descriptor, partial) = created
+            case .failure(let error): throw .cannotCreate(path: path, reason: error.reason)
             }
+            do {
+                try reader.seek(toFrame: first)
+                let writer = try AudioFileWriter(descriptor: descriptor, path: path, sampleRate: reader.format.sampleRate,
+                                                 channelCount: reader.format.channelCount, encoding: encoding)
+                writer.setSoftware(Self.software)
+                var remaining = Int(last - first)
+                while remaining > 0 {
+                    let got = try reader.readInterleaved(frameCount: min(remaining, 65_536), into: &buffer)
+                    guard got > 0 else { break }
+                    try writer.write(interleaved: Array(buffer[0..<(got * reader.format.channelCount)]))
+                    remaining -= got
+                }
+                try writer.close()
+            } catch {
+                PartialFiles.abandon(partial)
+                throw error
+            }
+            if case .failure(let error) = PartialFiles.commit(partial, to: path) { throw .writeFailed(path: path, reason: error.reason) }
             clips.append(Clip(file: name, excerpt: excerpt, excerptIndex: index, clipStartSeconds: Double(first) / rate, clipSeconds: Double(last - first) / rate))
         }
         return clips
+    }
+
+    /// Whether something other than a clip this tool wrote is at `path` (a file, a link, a folder): a name not to reuse.
+    static func isTakenByAnother(_ path: String) -> Bool {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return false }
+        guard status.st_mode & S_IFMT == S_IFREG else { return true }
+        return !isOurClip(path)
+    }
+
+    /// Whether the regular file at `path` is a clip written by this tool: a WAV naming `software` in its header.
+    public static func isOurClip(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard let head = try? handle.read(upToCount: 4_096), head.starts(with: Array("RIFF".utf8)) else { return false }
+        return head.range(of: Data(software.utf8)) != nil
     }
 
     /// `text` with everything but ASCII letters, digits, `_` and `-` replaced by `_`: a file name part that cannot
@@ -96,16 +132,38 @@ public struct ClipCutter {
         return digits + "Z"
     }
 
-    /// The index of written clips, RFC 4180 CSV.
-    public static func index(_ clips: [(recording: String, clip: Clip)]) -> String {
-        CSVText.make { writer in
-            writer.write(row: ["file", "recording", "class", "tier", "kind", "profile", "start_utc", "start_offset_s", "end_offset_s",
-                                   "clip_start_offset_s", "clip_seconds"])
+    /// The columns of the index, in order.
+    public static let indexHeader = ["file", "recording", "class", "tier", "kind", "profile", "start_utc", "start_offset_s",
+                                     "end_offset_s", "clip_start_offset_s", "clip_seconds"]
+
+    /// The index of written clips, RFC 4180 CSV. With the text of an earlier index of the same folder (`earlier`), its
+    /// rows come first, less those of a file written again now and those whose file is no longer a clip (`stillAClip`
+    /// of the file's name: removed, or replaced by a stranger's): rerunning `clips` into a folder adds to its index and
+    /// never loses or repeats a row.
+    public static func index(_ clips: [(recording: String, clip: Clip)], earlier: String? = nil,
+                             stillAClip: (String) -> Bool = { _ in true }) throws -> String {
+        let rewritten = Set(clips.map(\.clip.file))
+        var kept: [[String]] = []
+        if let earlier {
+            let reader = try CSVReader(string: earlier, hasHeaderRow: true, trimFields: false)
+            while let row = reader.next() {
+                if row.count == indexHeader.count && !rewritten.contains(row[0]) && stillAClip(row[0]) { kept.append(row) }
+            }
+        }
+        return CSVText.make { writer in
+            writer.write(row: indexHeader)
+            for row in kept { writer.write(row: row) }
             for (recording, clip) in clips {
                 let e = clip.excerpt
                 writer.write(row: [clip.file, recording, e.classID, e.tier, e.kind, e.profile, e.startUTC, CSVText.number(e.startSeconds),
-                                       CSVText.number(e.endSeconds), CSVText.number(clip.clipStartSeconds), CSVText.number(clip.clipSeconds)])
+                                   CSVText.number(e.endSeconds), CSVText.number(clip.clipStartSeconds), CSVText.number(clip.clipSeconds)])
             }
         }
+    }
+
+    /// Whether `head` (a file's first bytes) is the start of an index this tool wrote.
+    public static func looksLikeAnIndex(_ head: Data) -> Bool {
+        let text = String(decoding: head, as: UTF8.self), header = indexHeader.joined(separator: ",")
+        return text.hasPrefix(header + "\r\n") || text.hasPrefix(header + "\n")
     }
 }

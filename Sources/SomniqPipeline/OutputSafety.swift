@@ -19,7 +19,8 @@ public enum OutputSafety {
     public enum Refusal: Error, Equatable, CustomStringConvertible {
         case database(output: String, database: String)
         case recording(output: String, recording: String)
-        case notOurs(output: String)
+        /// The file exists and is not an earlier output of this kind (`what`: "export of this kind", "report page", ...).
+        case notOurs(output: String, what: String)
         case notAFile(output: String, kind: String)
 
         public var description: String {
@@ -30,8 +31,8 @@ public enum OutputSafety {
             case .recording(let output, let recording):
                 "\(output): error: this is an analysed recording (\(recording)); writing there would replace its audio. "
                     + "Choose another --output"
-            case .notOurs(let output):
-                "\(output): error: the file exists and is not an earlier export of this kind; pass --force to replace it, or "
+            case .notOurs(let output, let what):
+                "\(output): error: the file exists and is not an earlier \(what); pass --force to replace it, or "
                     + "choose another --output"
             case .notAFile(let output, let kind):
                 "\(output): error: this is \(kind), which an export cannot be written to; choose a file's path, or - for "
@@ -47,7 +48,7 @@ public enum OutputSafety {
     ///   - isOurs: whether an existing file's first bytes look like an earlier output of this command.
     @discardableResult
     public static func check(_ output: String, database: String?, recordings: [String], force: Bool,
-                             isOurs: (Data) -> Bool) throws(Refusal) -> Destination {
+                             what: String = "export of this kind", isOurs: (Data) -> Bool) throws(Refusal) -> Destination {
         var status = stat()
         if stat(output, &status) == 0 {
             switch status.st_mode & S_IFMT {
@@ -75,7 +76,7 @@ public enum OutputSafety {
         guard !force, FileManager.default.fileExists(atPath: output) else { return .file }
         let head = (try? FileHandle(forReadingFrom: URL(fileURLWithPath: output)))
             .flatMap { handle in defer { try? handle.close() }; return try? handle.read(upToCount: 512) } ?? Data()
-        guard head.isEmpty || isOurs(head) else { throw .notOurs(output: output) }
+        guard head.isEmpty || isOurs(head) else { throw .notOurs(output: output, what: what) }
         return .file
     }
 

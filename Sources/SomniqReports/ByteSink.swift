@@ -1,4 +1,5 @@
 import Foundation
+import SomniqFiles
 #if canImport(Glibc)
 import Glibc
 private let systemWrite = Glibc.write
@@ -48,15 +49,13 @@ public final class ByteSink {
 
     /// A file that appears at `path` only when `finish()` succeeds.
     public static func file(_ path: String) throws -> ByteSink {
-        let url = URL(fileURLWithPath: path)
-        let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial-\(getpid())").path
-        unlink(partial)
-        let descriptor = open(partial, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            let reason = String(cString: strerror(errno))
-            throw Failure(path: path, reason: "\(reason) (is the folder there and writable?)")
+        PartialFiles.removeStale(besides: path)
+        switch PartialFiles.create(for: path) {
+        case .success(let (descriptor, partial)):
+            return ByteSink(.file(descriptor: descriptor, partial: partial, final: path))
+        case .failure(let error):
+            throw Failure(path: path, reason: "\(error.reason) (is the folder there and writable?)")
         }
-        return ByteSink(.file(descriptor: descriptor, partial: partial, final: path))
     }
 
     /// A character device (`/dev/null`, a terminal) or a named pipe at `path`, written in place: it is never replaced
@@ -106,10 +105,10 @@ public final class ByteSink {
         if case .file(let descriptor, let partial, let final) = target {
             if failure == nil, fsync(descriptor) != 0 { failure = Failure(path: final, reason: String(cString: strerror(errno))) }
             close(descriptor)
-            if failure == nil, rename(partial, final) != 0 {
-                failure = Failure(path: final, reason: String(cString: strerror(errno)))
+            if failure == nil, case .failure(let error) = PartialFiles.commit(partial, to: final) {
+                failure = Failure(path: final, reason: error.reason)
             }
-            if failure != nil { unlink(partial) }
+            if failure != nil { PartialFiles.abandon(partial) }
         }
         if case .stream(let descriptor, let path) = target, close(descriptor) != 0, failure == nil {
             failure = Failure(path: path, reason: String(cString: strerror(errno)))
@@ -123,7 +122,7 @@ public final class ByteSink {
         finished = true
         if case .file(let descriptor, let partial, _) = target {
             close(descriptor)
-            unlink(partial)
+            PartialFiles.abandon(partial)
         }
         if case .stream(let descriptor, _) = target { close(descriptor) }
     }

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import SomniqReports
+import SomniqFiles
 import SomniqAudio
 import SomniqPipeline
 import SomniqStore
@@ -30,8 +32,11 @@ struct ClipsCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Seconds of audio kept before and after each excerpt.", valueName: "seconds"))
     var margin = 2.0
 
-    @Option(help: ArgumentHelp("Folder to write the clips and index.csv to.", valueName: "path"))
+    @Option(help: ArgumentHelp("Folder to write the clips and index.csv to (an earlier index there is added to).", valueName: "path"))
     var output: String
+
+    @Flag(help: "Replace --output's index.csv even if it exists and is not an index this tool wrote.")
+    var force = false
 
     func validate() throws {
         if !(0...600).contains(margin) { throw ValidationError("--margin must lie in 0...600 seconds") }
@@ -54,6 +59,23 @@ struct ClipsCommand: ParsableCommand {
                            + "--output, or change the folder's permissions")
             throw ExitStatus.nothingDone
         }
+        // The index is checked before a clip is cut: it may be neither an input nor a stranger's file.
+        let index = (output as NSString).appendingPathComponent("index.csv")
+        var earlierIndex: String?
+        let recordings = try store.recordings().map(\.path)
+        do {
+            try OutputSafety.check(index, database: db, recordings: recordings, force: force,
+                                   what: "clip index", isOurs: ClipCutter.looksLikeAnIndex)
+            if !force, let head = FileManager.default.contents(atPath: index), ClipCutter.looksLikeAnIndex(head) {
+                earlierIndex = String(decoding: head, as: UTF8.self)
+            }
+        } catch {
+            Terminal.error(error.description)
+            throw ExitStatus.nothingDone
+        }
+        PartialFiles.removeStale(inFolder: output)
+        let cleanup = InterruptionCleanup()
+        defer { cleanup.stop() }
         let cutter = ClipCutter(margin: margin)
         var written: [(recording: String, clip: ClipCutter.Clip)] = []
         var failures = 0
@@ -86,11 +108,14 @@ struct ClipsCommand: ParsableCommand {
                 }
             }
         }
-        let index = (output as NSString).appendingPathComponent("index.csv")
         do {
-            try ClipCutter.index(written).write(toFile: index, atomically: true, encoding: .utf8)
+            let sink = try ByteSink.file(index)
+            sink.write(try ClipCutter.index(written, earlier: earlierIndex) { name in
+                !name.contains("/") && ClipCutter.isOurClip((output as NSString).appendingPathComponent(name))
+            })
+            try sink.finish()
         } catch {
-            Terminal.error("\(index): error: cannot write the index of the \(written.count) clips written: \(error.localizedDescription)")
+            Terminal.error("\(index): error: cannot write the index of the \(written.count) clips written: \(error)")
             throw ExitStatus.nothingDone
         }
         Terminal.error("wrote \(written.count) clips and index.csv to \(output)")

@@ -64,6 +64,8 @@ struct ExportCommand: ParsableCommand {
                 throw ExitStatus.nothingDone
             }
         }
+        let cleanup = InterruptionCleanup()
+        defer { cleanup.stop() }
         // Rows go out as they are read; a file appears whole or not at all (an earlier one stays until the new one is done).
         let sink: ByteSink
         do {

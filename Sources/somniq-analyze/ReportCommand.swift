@@ -49,6 +49,9 @@ struct ReportCommand: ParsableCommand {
                                valueName: "path"))
     var output: String
 
+    @Flag(help: "Replace a page's file even if it exists and is not an earlier report page.")
+    var force = false
+
     func validate() throws {
         if !(0...600).contains(margin) { throw ValidationError("--margin must lie in 0...600 seconds") }
         if !(1...3600).contains(clipSeconds) { throw ValidationError("--clip-seconds must lie in 1...3600 seconds") }
@@ -70,10 +73,14 @@ struct ReportCommand: ParsableCommand {
             throw ValidationError("\(ids.count) recordings make several pages and a trend page: give --output a folder, not \(output)")
         }
         let zone = timezone.flatMap(TimeZone.init(identifier:)) ?? TimeZone.current
-        let writer = ReportWriter(
-            builder: NightReportBuilder(store: store, bundle: try modelOptions.load()),
-            options: .init(profile: profile, clock: LocalClock(timeZone: zone), embedAudio: embedAudio, withoutAudio: noAudio,
-                           margin: margin, maximumClipSeconds: clipSeconds))
+        var options = ReportWriter.Options(profile: profile, clock: LocalClock(timeZone: zone), embedAudio: embedAudio,
+                                           withoutAudio: noAudio, margin: margin, maximumClipSeconds: clipSeconds)
+        options.database = db
+        options.recordings = try store.recordings().map(\.path)
+        options.force = force
+        let writer = ReportWriter(builder: NightReportBuilder(store: store, bundle: try modelOptions.load()), options: options)
+        let cleanup = InterruptionCleanup()
+        defer { cleanup.stop() }
         let outcome: ReportWriter.Outcome
         do {
             outcome = try writer.write(recordingIDs: ids, output: output) { Terminal.progress($0) }
@@ -84,6 +91,7 @@ struct ReportCommand: ParsableCommand {
         }
         Terminal.clearProgress()
         for (id, reason) in outcome.failures { Terminal.error("recording \(id): error: \(reason)") }
+        for refusal in outcome.refusals { Terminal.error(refusal.description) }
         for (page, reason) in outcome.audioProblems {
             Terminal.error("\(page): warning: written without audio: \(reason) (was the recording moved? analysing it again "
                            + "records its new place; --no-audio writes pages without clips)")
@@ -93,6 +101,6 @@ struct ReportCommand: ParsableCommand {
         Terminal.error("wrote \(outcome.pages.count) night \(outcome.pages.count == 1 ? "page" : "pages")"
                        + (outcome.trendPage == nil ? "" : " and a trend page") + " with \(outcome.clipCount) clips")
         if outcome.pages.isEmpty { throw ExitStatus.nothingDone }
-        if !outcome.failures.isEmpty || !outcome.audioProblems.isEmpty { throw ExitStatus.someInputsFailed }
+        if !outcome.failures.isEmpty || !outcome.audioProblems.isEmpty || !outcome.refusals.isEmpty { throw ExitStatus.someInputsFailed }
     }
 }

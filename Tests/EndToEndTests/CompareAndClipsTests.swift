@@ -50,7 +50,8 @@ import Testing
             let classified = try CommandRunner.run(["classify", file, "--format", "json"])
             #expect(classified.status == 0)
         }
-        #expect(rows.contains { $0[0] == "20261121T230230Z_r1_smoke_detector_episode-6.wav" }, "named by UTC time, recording and class")
+        #expect(rows.contains { $0[0] == "20261121T230230Z_r1_balanced_smoke_detector_episode-6.wav" },
+                "named by UTC time, recording, profile and class")
 
         let snoring = try CommandRunner.run(["clips", "--db", AnalysedNight.database, "--what", "alerts", "--class", "snoring",
                                              "--output", scratch.file("snoring")])

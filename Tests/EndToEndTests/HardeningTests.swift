@@ -117,8 +117,8 @@ import Testing
     }
 
     /// Two recordings that start at the same moment (same file name, two folders) give clips with different names:
-    /// none overwrites another, the count is what was written, and cutting again into the same folder adds copies
-    /// rather than replacing.
+    /// none overwrites another, the count is what was written, and cutting again into the same folder writes the same
+    /// clips again (they are the tool's own, known by their header) while a stranger's file of a clip's name is kept.
     @Test func clipsOfRecordingsStartingTogetherNeverOverwriteEachOther() throws {
         let scratch = Scratch()
         for folder in ["a", "b"] {
@@ -138,10 +138,21 @@ import Testing
         let files = try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasSuffix(".wav") }
         #expect(first.stderr.contains("wrote \(files.count) clips"), "\(first.stderr) against \(files.count) files")
         #expect(Set(files.map { $0.components(separatedBy: "_")[1] }).count == 2, "clips of both recordings: \(files)")
+        let bytes = try files.map { try Data(contentsOf: URL(fileURLWithPath: out + "/" + $0)) }
+        // A file of the user's under the name of a clip is kept, and the clip takes the next name.
+        let stranger = out + "/" + files[0]
+        try FileManager.default.removeItem(atPath: stranger)
+        try Data("the user's own notes".utf8).write(to: URL(fileURLWithPath: stranger))
         let second = try CommandRunner.run(["clips", "--db", db, "--profile", "very-sensitive", "--output", out])
         #expect(second.status == 0)
         let again = try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasSuffix(".wav") }
-        #expect(again.count == 2 * files.count, "the second run added copies (~2) and replaced nothing")
+        #expect(again.count == files.count + 1, "the second run wrote its own clips again and one copy (~2) beside the stranger")
+        #expect(try String(contentsOfFile: stranger, encoding: .utf8) == "the user's own notes")
+        let moved = (files[0] as NSString).deletingPathExtension + "~2.wav"
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/" + moved)) == bytes[0])
+        for (file, earlier) in zip(files, bytes).dropFirst() {
+            #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/" + file)) == earlier, "\(file) written again, byte for byte")
+        }
     }
 
     /// Labels from someone's annotation file reach evaluate's CSV: a cell a spreadsheet would run as a formula is
