@@ -35,8 +35,8 @@ public enum OutputSafety {
                 "\(output): error: the file exists and is not an earlier \(what); pass --force to replace it, or "
                     + "choose another --output"
             case .notAFile(let output, let kind):
-                "\(output): error: this is \(kind), which an export cannot be written to; choose a file's path, or - for "
-                    + "standard output"
+                "\(output): error: this is \(kind), not a file to write; choose a file's path (export also takes - for "
+                    + "standard output)"
             }
         }
     }

@@ -63,9 +63,11 @@ struct ClipsCommand: ParsableCommand {
         let index = (output as NSString).appendingPathComponent("index.csv")
         var earlierIndex: String?
         let recordings = try store.recordings().map(\.path)
-        do {
-            try OutputSafety.check(index, database: db, recordings: recordings, force: force,
-                                   what: "clip index", isOurs: ClipCutter.looksLikeAnIndex)
+        do throws(OutputSafety.Refusal) {
+            let destination = try OutputSafety.check(index, database: db, recordings: recordings, force: force,
+                                                     what: "clip index", isOurs: ClipCutter.looksLikeAnIndex)
+            // A pipe or device there is never replaced by a file, and an index is no stream to pour into one.
+            if destination == .stream { throw OutputSafety.Refusal.notAFile(output: index, kind: "a device or a named pipe") }
             if !force, let head = FileManager.default.contents(atPath: index), ClipCutter.looksLikeAnIndex(head) {
                 earlierIndex = String(decoding: head, as: UTF8.self)
             }

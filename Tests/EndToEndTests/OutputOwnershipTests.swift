@@ -16,6 +16,12 @@ import Testing
     @Test func aReportNeverReplacesAPageItDidNotWrite() throws {
         let scratch = Scratch()
         let db = try analysed(scratch)
+        let fifo = scratch.file("fifo.html")
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let toFifo = try CommandRunner.run(["report", "1", "--db", db, "--no-audio", "--output", fifo, "--force"])
+        #expect(toFifo.status == 2 && toFifo.stderr.contains("this is a device or a named pipe"), "\(toFifo.stderr)")
+        var status = stat()
+        #expect(lstat(fifo, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO, "the pipe is not replaced")
         let mine = scratch.file("n.html")
         try "<html><body>my own page</body></html>".write(toFile: mine, atomically: true, encoding: .utf8)
         let refused = try CommandRunner.run(["report", "1", "--db", db, "--no-audio", "--output", mine])
@@ -108,6 +114,15 @@ import Testing
         #expect(refused.status == 2)
         #expect(refused.stderr.contains("is not an earlier clip index; pass --force"), "\(refused.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: other) == ["index.csv"], "nothing cut")
+        // Nor is a named pipe there replaced by a file, with --force either.
+        let piped = scratch.file("piped")
+        try FileManager.default.createDirectory(atPath: piped, withIntermediateDirectories: true)
+        #expect(mkfifo(piped + "/index.csv", 0o644) == 0)
+        let fifo = try CommandRunner.run(["clips", "--db", db, "--output", piped, "--force"])
+        #expect(fifo.status == 2)
+        #expect(fifo.stderr.contains("index.csv: error: this is a device or a named pipe"), "\(fifo.stderr)")
+        var status = stat()
+        #expect(lstat(piped + "/index.csv", &status) == 0 && status.st_mode & S_IFMT == S_IFIFO, "still the pipe")
     }
 
     @Test func partialFilesOfAKilledRunAreRemovedByTheNext() throws {
