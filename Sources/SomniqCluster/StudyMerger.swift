@@ -51,12 +51,15 @@ public struct StudyMerger {
 
     /// Merges each shard in turn; a shard that cannot be read, or was analysed differently, is refused with the reason
     /// and the others go on. The reference for "differently" is the study's own recordings, or the first shard's.
-    public func merge(_ shards: [String], progress: (String) -> Void = { _ in }) -> [Report] {
+    /// Stops before the next shard once `isCancelled` says so (a shard under way is stopped by `AnalysisStore.interrupt`,
+    /// and nothing of it is written).
+    public func merge(_ shards: [String], isCancelled: () -> Bool = { false }, progress: (String) -> Void = { _ in }) -> [Report] {
         var reference: AnalysisStore.Provenance?
         if let own = try? study.provenance(), !own.isEmpty { reference = own }
         var reports: [Report] = []
         let studyPath = URL(fileURLWithPath: study.path).standardizedFileURL.resolvingSymlinksInPath().path
         for (number, shard) in shards.enumerated() {
+            if isCancelled() { break }
             progress("merge: shard \(number + 1) of \(shards.count): \(shard)")
             if URL(fileURLWithPath: shard).standardizedFileURL.resolvingSymlinksInPath().path == studyPath {
                 reports.append(Report(shard: shard, refusal: "this is the study database itself"))

@@ -181,7 +181,10 @@ public final class BatchAnalyzer: @unchecked Sendable {
             }
             let results = analyzer.runProfiles(profiles, on: data)
             if isCancelled { return nil }
-            switch try store.save(data, bundle: analyzer.bundle, results: results, replacing: reanalyze) {
+            let profilesFor = { (names: [String]) in
+                self.analyzer.runProfiles(names.compactMap { self.analyzer.bundle.profiles.profile(named: $0) }, on: data)
+            }
+            switch try store.save(data, bundle: analyzer.bundle, results: results, replacing: reanalyze, profilesFor: profilesFor) {
             case .stored:
                 return .analysed(data, results)
             case .alreadyStored(let id, let previousPath):

@@ -120,11 +120,20 @@ public final class AnalysisStore: Sendable {
         var filesystem = statvfs()
         let readOnlyMedia = statvfs(path, &filesystem) == 0 && filesystem.f_flag & UInt(ST_RDONLY) != 0
         guard readOnlyMedia || access(path, W_OK) != 0 || access(parent.isEmpty ? "." : parent, W_OK) != 0 else { return nil }
-        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-        let escaped = absolute.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "?#"))) ?? absolute
-        let immutable = "file:\(escaped)?immutable=1"
+        let immutable = uri(path, query: "immutable=1")
         return readOnlyMedia ? [immutable] : [path, immutable]
     }
+
+    /// The SQLite URI of the file at `path` with `query` (`mode=ro`, `immutable=1`).
+    static func uri(_ path: String, query: String) -> String {
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        let escaped = absolute.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "?#"))) ?? absolute
+        return "file:\(escaped)?\(query)"
+    }
+
+    /// Stops the statement running on any of the store's connections (from another thread: a signal handler's): it
+    /// fails with SQLite's "interrupted", and its transaction is rolled back.
+    public func interrupt() { writer.interrupt() }
 
     /// Writes everything into the database file (a complete checkpoint of the write-ahead log) and closes every
     /// connection, so that the file alone holds every row and no -wal or -shm file is left beside it. Returns
@@ -227,10 +236,14 @@ public final class AnalysisStore: Sendable {
     @discardableResult
     /// - Parameter replacing: store this analysis even if the same audio was analysed with the same model
     ///   (`--reanalyze`).
+    /// - Parameter profilesFor: the results of more profiles for this analysis: an analysis replaced had profiles this
+    ///   one lacks (another run, with other `--profile`s, stored it meanwhile), and they are computed from this analysis
+    ///   and kept beside its own, so that two runs replacing one recording lose neither's profiles.
     public func save(_ data: RecordingData, bundle: ModelBundle, results: [ProfileResult], replacing: Bool = false,
-                     analyzedAt: Date = Date()) throws(StoreError) -> SaveOutcome {
+                     analyzedAt: Date = Date(), profilesFor: ([String]) -> [ProfileResult] = { _ in [] }) throws(StoreError) -> SaveOutcome {
         do {
             return try writer.write { db in
+                var replacedProfiles: Set<String> = []
                 if let hash = data.contentSHA256, let existing = try Self.analysis(db, contentSHA256: hash) {
                     if existing.modelTag == bundle.versionTag, !replacing {
                         try Self.relocate(db, id: existing.id, data: data)
@@ -238,9 +251,18 @@ public final class AnalysisStore: Sendable {
                         for result in missing { try insertProfileResult(db, result, data: data, recordingID: existing.id) }
                         return .alreadyStored(existing.id, previousPath: existing.path)
                     }
+                    replacedProfiles.formUnion(existing.profiles)
                     try db.execute(sql: "DELETE FROM recordings WHERE id = ?", arguments: [existing.id])
                 }
+                replacedProfiles.formUnion(try String.fetchAll(db, sql: """
+                    SELECT p.profile FROM profile_runs p JOIN recordings r ON r.id = p.recording_id WHERE r.path = ?
+                    """, arguments: [data.path]))
                 try db.execute(sql: "DELETE FROM recordings WHERE path = ?", arguments: [data.path])
+                let own = Set(results.map(\.profile))
+                let order = bundle.profiles.profileNames
+                let kept = profilesFor(order.filter { replacedProfiles.contains($0) && !own.contains($0) })
+                let results = kept.isEmpty ? results : (results + kept)
+                    .sorted { (order.firstIndex(of: $0.profile) ?? order.count) < (order.firstIndex(of: $1.profile) ?? order.count) }
                 let recordingID = try insertRecording(db, data, bundle: bundle, analyzedAt: analyzedAt)
                 try Self.recordLocation(db, id: recordingID, data: data)
                 try insertWindows(db, data, recordingID: recordingID, detectionFloor: bundle.classifier.detectionFloor)

@@ -46,7 +46,10 @@ extension AnalysisStore {
     public func merge(shard shardPath: String) throws(StoreError) -> MergeOutcome {
         do {
             return try writer.writeWithoutTransaction { db in
-                try db.execute(sql: "ATTACH DATABASE ? AS shard", arguments: [shardPath])
+                // Read-only: a shard is only read, and may lie where it cannot be written (a read-only mount, another
+                // user's folder), where a WAL database opens only as immutable.
+                let location = Self.readOnlyLocations(shardPath)?.last ?? Self.uri(shardPath, query: "mode=ro")
+                try db.execute(sql: "ATTACH DATABASE ? AS shard", arguments: [location])
                 defer { try? db.execute(sql: "DETACH DATABASE shard") }
                 var outcome = MergeOutcome()
                 try db.inTransaction {

@@ -31,8 +31,21 @@ struct MergeCommand: ParsableCommand {
 
     func run() throws {
         let study = try StoreOpening.open(into)
-        let reports = StudyMerger(study: study, allowMixedModels: allowMixedModels).merge(shards) { Terminal.progress($0) }
+        // SIGINT or SIGTERM stops the shard under way (its transaction rolled back) and the rest, says what was merged,
+        // and leaves the study one file (the databases are closed, and checkpointed, on the way out).
+        let interruption = SignalCatcher(signals: [SIGINT, SIGTERM]) { _ in study.interrupt() }
+        defer { interruption.stop() }
+        let reports = StudyMerger(study: study, allowMixedModels: allowMixedModels)
+            .merge(shards, isCancelled: { interruption.received != nil }) { Terminal.progress($0) }
         Terminal.clearProgress()
+        if let signal = interruption.received {
+            let merged = reports.filter { $0.outcome != nil }
+            let added = merged.reduce(0) { $0 + ($1.outcome?.added ?? 0) }
+            Terminal.error("interrupted by \(signal == SIGINT ? "SIGINT" : "SIGTERM"): merged \(merged.count) of \(shards.count) shards "
+                           + "into \(into) (\(added) recordings added), the shard under way not at all; run the same command again "
+                           + "to merge the rest (what the study holds is skipped)")
+            throw ExitCode(128 + signal)
+        }
         var added = 0, already = 0, failures = 0, refused = 0
         for report in reports {
             if let outcome = report.outcome {

@@ -35,7 +35,17 @@ enum StoreOpening {
                                    + "\(store.path)-wal until that process closes it (copy the database only then)")
                 }
             } catch {
-                Terminal.error(error.description)
+                // A checkpoint cut short (a full disk) may have written part of the log into the file: the file and its
+                // log are whole together, the file alone is not.
+                guard FileManager.default.fileExists(atPath: store.path + "-wal") else {
+                    Terminal.error(error.description)
+                    continue
+                }
+                let reason = if case .writeFailed(_, let reason) = error { reason } else { error.description }
+                Terminal.error("\(store.path): error: the write-ahead log could not be folded into the file (\(reason)); its latest "
+                               + "changes are in \(store.path)-wal, and the file alone may read as damaged: keep \(store.path)-wal "
+                               + "(and -shm) beside it, never copy or move the file without them; free space, then run the same "
+                               + "command again, which folds the log into the file")
             }
         }
     }

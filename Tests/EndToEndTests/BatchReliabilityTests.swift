@@ -147,6 +147,32 @@ struct DatabaseCheck {
         #expect(try check.incomplete() == 0)
     }
 
+    /// Two `--reanalyze` runs of the same files at once, with different profiles: whichever stores last keeps the other's
+    /// profiles (computed from its own analysis), so neither run's profiles are lost; a rerun alone keeps the earlier
+    /// profiles too (in 2 of 4 trials one run's profiles used to be lost).
+    @Test func concurrentReanalysesKeepEachOthersProfiles() throws {
+        let scratch = Scratch()
+        _ = try Nights.copies(into: scratch.file("in"), count: 3)
+        for trial in 0..<4 {
+            let db = scratch.file("db-\(trial).sqlite")
+            #expect(try CommandRunner.run(["analyze", scratch.file("in"), "--db", db, "--quiet"]).status == 0)
+            let runs = try ["sensitive", "conservative"].map { profile in
+                try CommandRunner.start(["analyze", scratch.file("in"), "--db", db, "--reanalyze", "--profile", profile, "--quiet"])
+            }
+            for run in runs {
+                run.waitUntilExit()
+                #expect(run.terminationStatus == 0, "\(run.stderr)")
+            }
+            let check = try DatabaseCheck(db)
+            #expect(try check.count("SELECT COUNT(*) FROM recordings") == 3)
+            #expect(try check.count("""
+                SELECT COUNT(*) FROM (SELECT recording_id FROM profile_runs GROUP BY recording_id
+                HAVING group_concat(profile) LIKE '%balanced%' AND group_concat(profile) LIKE '%sensitive%'
+                AND group_concat(profile) LIKE '%conservative%' AND COUNT(*) = 3)
+                """) == 3, "trial \(trial): every recording keeps balanced, sensitive and conservative")
+        }
+    }
+
     @Test func parallelJobsStoreWhatOneJobStores() throws {
         let scratch = Scratch()
         _ = try Nights.copies(into: scratch.file("in"), count: 4)
@@ -316,6 +342,9 @@ func shell(_ executable: String, _ arguments: String...) -> Int32 {
         #expect(full.status == 2, "\(full.stderr)")
         #expect(full.stderr.contains("full"), "\(full.stderr)")
         #expect(full.stderr.contains("what was stored before is intact"))
+        // If the last checkpoint could not finish, the log holds rows the file alone lacks: the message says to keep it.
+        #expect(!FileManager.default.fileExists(atPath: db + "-wal")
+                    || full.stderr.contains("its latest changes are in \(db)-wal"), "\(full.stderr)")
         let stored: [String]
         do {  // the check's connection closes at the end of this scope, so the disk can be remounted
             let check = try DatabaseCheck(db)
@@ -330,6 +359,27 @@ func shell(_ executable: String, _ arguments: String...) -> Int32 {
         #expect(readOnly.status == 2, "\(readOnly.stderr)")
         #expect(readOnly.stderr.contains("\(db): error:"), "\(readOnly.stderr)")
         #expect(try DatabaseCheck(db).completePaths() == stored, "nothing lost")
+    }
+
+    /// A shard on a read-only mount (as one returned from a cluster's scratch, or another user's) is merged: it is read
+    /// read-only, and never written (it used to be refused, and the error blamed the study database).
+    @Test func aShardOnReadOnlyMediaIsMerged() throws {
+        let scratch = Scratch()
+        _ = try Nights.copies(into: scratch.file("in"), count: 2)
+        let original = scratch.file("shard.sqlite")
+        #expect(try CommandRunner.run(["analyze", scratch.file("in"), "--db", original, "--quiet"]).status == 0)
+        let mount = scratch.file("returned")
+        try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
+        #expect(shell("/bin/mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", mount) == 0)
+        defer { shell("/bin/umount", mount) }
+        let shard = mount + "/shard.sqlite"
+        try FileManager.default.copyItem(atPath: original, toPath: shard)
+        #expect(shell("/bin/mount", "-o", "remount,ro", mount) == 0)
+        let study = scratch.file("study.sqlite")
+        let merged = try CommandRunner.run(["merge", shard, "--into", study])
+        #expect(merged.status == 0, "\(merged.stderr)")
+        #expect(try DatabaseCheck(study).completePaths().count == 2, "\(merged.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: mount) == ["shard.sqlite"])
     }
 
     /// A study archive on read-only media: every command that only reads works there, and says what it says on a

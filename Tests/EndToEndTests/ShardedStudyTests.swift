@@ -104,6 +104,28 @@ private enum FixtureStudy {
         #expect(try FixtureStudy.dump(study) == result)
     }
 
+    /// SIGINT or SIGTERM during a merge: the summary says what was merged, the study is left one whole file (no -wal or
+    /// -shm), and running the same command again merges the rest.
+    @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))] as [(Int32, Int32)])
+    func anInterruptedMergeSaysWhatItDidAndLeavesOneFile(signal: Int32, status: Int32) throws {
+        let scratch = Scratch()
+        let shards = try runShards(7, in: scratch.path)
+        let study = scratch.file("study.sqlite")
+        let process = try CommandRunner.start(["merge"] + shards + ["--into", study])
+        #expect(process.pause(once: { DatabaseCheck.storedRecordings(at: study) > 0 }), "stopped midway")
+        process.send(signal)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == status, "\(process.stderr)")
+        #expect(process.stderr.contains("interrupted by \(signal == SIGINT ? "SIGINT" : "SIGTERM"): merged "), "\(process.stderr)")
+        #expect(process.stderr.contains("run the same command again"))
+        #expect(!FileManager.default.fileExists(atPath: study + "-wal") && !FileManager.default.fileExists(atPath: study + "-shm"))
+        #expect(try DatabaseCheck(study).integrity() == "ok")
+        #expect(try FixtureStudy.recordingCount(study) < FixtureStudy.files.count, "it stopped before the end")
+        let resumed = try CommandRunner.run(["merge"] + shards + ["--into", study])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(try FixtureStudy.dump(study) == (try FixtureStudy.dump(FixtureStudy.whole)))
+    }
+
     @Test func aShardKilledMidwayAndRunAgainMergesTheSame() throws {
         let scratch = Scratch()
         let first = scratch.file("shard-1-of-2.sqlite")
