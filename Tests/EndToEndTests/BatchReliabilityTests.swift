@@ -361,6 +361,16 @@ func shell(_ executable: String, _ arguments: String...) -> Int32 {
         #expect(try DatabaseCheck(db).completePaths() == stored, "nothing lost")
     }
 
+    /// A small tmpfs mounted at `mount` holding a copy of `file` under its own name, then remounted read-only; the
+    /// caller unmounts it.
+    func readOnlyCopy(of file: String, at mount: String) throws -> String {
+        try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
+        #expect(shell("/bin/mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", mount) == 0)
+        try FileManager.default.copyItem(atPath: file, toPath: mount + "/" + (file as NSString).lastPathComponent)
+        #expect(shell("/bin/mount", "-o", "remount,ro", mount) == 0)
+        return mount
+    }
+
     /// A shard on a read-only mount (as one returned from a cluster's scratch, or another user's) is merged: it is read
     /// read-only, and never written (it used to be refused, and the error blamed the study database).
     @Test func aShardOnReadOnlyMediaIsMerged() throws {
@@ -368,13 +378,9 @@ func shell(_ executable: String, _ arguments: String...) -> Int32 {
         _ = try Nights.copies(into: scratch.file("in"), count: 2)
         let original = scratch.file("shard.sqlite")
         #expect(try CommandRunner.run(["analyze", scratch.file("in"), "--db", original, "--quiet"]).status == 0)
-        let mount = scratch.file("returned")
-        try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
-        #expect(shell("/bin/mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", mount) == 0)
+        let mount = try readOnlyCopy(of: original, at: scratch.file("returned"))
         defer { shell("/bin/umount", mount) }
         let shard = mount + "/shard.sqlite"
-        try FileManager.default.copyItem(atPath: original, toPath: shard)
-        #expect(shell("/bin/mount", "-o", "remount,ro", mount) == 0)
         let study = scratch.file("study.sqlite")
         let merged = try CommandRunner.run(["merge", shard, "--into", study])
         #expect(merged.status == 0, "\(merged.stderr)")
@@ -389,13 +395,9 @@ func shell(_ executable: String, _ arguments: String...) -> Int32 {
         _ = try Nights.copies(into: scratch.file("in"), count: 2)
         let original = scratch.file("study.sqlite")
         #expect(try CommandRunner.run(["analyze", scratch.file("in"), "--db", original, "--profile", "all", "--quiet"]).status == 0)
-        let archive = scratch.file("archive")
-        try FileManager.default.createDirectory(atPath: archive, withIntermediateDirectories: true)
-        #expect(shell("/bin/mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", archive) == 0)
+        let archive = try readOnlyCopy(of: original, at: scratch.file("archive"))
         defer { shell("/bin/umount", archive) }
         let db = archive + "/study.sqlite"
-        try FileManager.default.copyItem(atPath: original, toPath: db)
-        #expect(shell("/bin/mount", "-o", "remount,ro", archive) == 0)
 
         let reads: [[String]] = [
             ["export", "--format", "csv", "--what", "episodes"], ["export", "--format", "json", "--what", "windows", "--recording", "1"],
