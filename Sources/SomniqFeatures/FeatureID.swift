@@ -147,6 +147,43 @@ public enum FeatureID: String, CaseIterable, Sendable, Codable {
     /// passed. A count, [0, ∞). See `AlarmPattern`.
     case alarmPatternCycles = "alarm_pattern_cycles"
 
+    /// Causal context (`ContextSummary`): the mean and standard deviation of a feature over the window and the windows of
+    /// the 3 s before it whose level lies within 10 dB of its own, in the feature's unit. NaN where the feature is missing.
+    case contextHarmonicityMean = "ctx_harmonicity_mean"
+    case contextHarmonicityStd = "ctx_harmonicity_std"
+    case contextPitchMean = "ctx_pitch_hz_mean"
+    case contextPitchStd = "ctx_pitch_hz_std"
+    case contextCrestMean = "ctx_crest_db_mean"
+    case contextCrestStd = "ctx_crest_db_std"
+    case contextLevelRangeMean = "ctx_level_range_db_mean"
+    case contextLevelRangeStd = "ctx_level_range_db_std"
+    case contextOnsetMean = "ctx_onset_strength_db_mean"
+    case contextOnsetStd = "ctx_onset_strength_db_std"
+    case contextSpectralFluxMean = "ctx_spectral_flux_mean"
+    case contextSpectralFluxStd = "ctx_spectral_flux_std"
+    case contextMelFluxMean = "ctx_mel_flux_mean"
+    case contextMelFluxStd = "ctx_mel_flux_std"
+    case contextFlatnessMean = "ctx_spectral_flatness_mean"
+    case contextFlatnessStd = "ctx_spectral_flatness_std"
+    case contextCentroidMean = "ctx_spectral_centroid_hz_mean"
+    case contextCentroidStd = "ctx_spectral_centroid_hz_std"
+    case contextSyllabicMean = "ctx_syllabic_modulation_mean"
+    case contextSyllabicStd = "ctx_syllabic_modulation_std"
+    case contextLowBandMean = "ctx_band_ratio_0_250_mean"
+    case contextLowBandStd = "ctx_band_ratio_0_250_std"
+    case contextCleanMfcc1Mean = "ctx_clean_mfcc_1_mean"
+    case contextCleanMfcc1Std = "ctx_clean_mfcc_1_std"
+    case contextCleanMfcc2Mean = "ctx_clean_mfcc_2_mean"
+    case contextCleanMfcc2Std = "ctx_clean_mfcc_2_std"
+    case contextCleanShareMean = "ctx_clean_share_db_mean"
+    case contextCleanShareStd = "ctx_clean_share_db_std"
+    /// Causal context: the standard deviation of `rms_dbfs` over the window and the 6 before it, dB: how the level moves
+    /// over 4 s (a rhythm of breaths or barks, or a steady sound).
+    case contextLevelStdDb = "ctx_level_std_db"
+    /// Causal context: the share of the window and the 6 before it within 10 dB of its level, [1/7, 1]: how long the sound has
+    /// lasted.
+    case contextLevelShare = "ctx_level_share"
+
     /// The cepstral coefficients in order.
     public static let mfccs: [FeatureID] = [.mfcc1, .mfcc2, .mfcc3, .mfcc4, .mfcc5, .mfcc6, .mfcc7, .mfcc8, .mfcc9, .mfcc10, .mfcc11, .mfcc12]
     /// The spreads of the first cepstral coefficients, in order.
@@ -166,10 +203,13 @@ public enum FeatureID: String, CaseIterable, Sendable, Codable {
     /// it (by more than `FeatureStream.bandTolerance`) cannot give the feature. 0 for level, time-course and
     /// pitch features, which any supported rate gives (as closely as its band allows).
     public var requiredBandHz: Float {
-        switch self {
+        if let summary = ContextSummary.summarised.first(where: { $0.mean == self || $0.spread == self }) {
+            return summary.source.requiredBandHz
+        }
+        return switch self {
         case .rmsDbfs, .peakDbfs, .crestDb, .noiseFloorDbfs, .snrDb, .levelRangeDb, .onsetStrengthDb, .activeFraction,
              .syllabicModulation, .harmonicity, .pitchHz, .breathingPeriodicity, .breathingPeriodSeconds, .precedingQuietSeconds,
-             .alarmPatternCycles:
+             .alarmPatternCycles, .contextLevelStdDb, .contextLevelShare:
             0
         case .bandRatio0To250, .bandRatio250To500, .bandRatio500To1k, .bandRatio1kTo2k:
             2_000

@@ -33,6 +33,7 @@ public final class FeatureStream {
     private var blockFill = 0
     private var blockIndex: Int64 = 0
     private var vector = FeatureVector()
+    private var context = ContextSummary()
     private var windowIndex = 0
     /// The 10 ms level envelope of the analysis band, for the whole recording so far (see `LevelEnvelope`).
     public private(set) var envelope = LevelEnvelope()
@@ -117,6 +118,7 @@ public final class FeatureStream {
     private func complete(_ emit: (FeatureVector) -> Void) {
         for feature in missingFeatures { vector[feature] = .nan }
         if measuresHighBand { vector[.bandRatio4kUp] = highBandShare(window: windowIndex, analysisRmsDbfs: vector[.rmsDbfs]) }
+        context.summarise(&vector)
         windowIndex += 1
         emit(vector)
     }
