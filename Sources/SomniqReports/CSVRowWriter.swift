@@ -43,6 +43,8 @@ public struct CSVRowWriter {
 
     public mutating func number(_ value: Double) { plain(CSVText.number(value)) }
     public mutating func number(_ value: Float) { plain(CSVText.number(value)) }
+    /// A time in seconds, to the millisecond (57.861, not 57.861000000000004).
+    public mutating func seconds(_ value: Double) { plain(CSVText.seconds(value)) }
     public mutating func integer(_ value: Int) { plain(String(value)) }
     public mutating func integer(_ value: Int64) { plain(String(value)) }
 
@@ -88,6 +90,12 @@ public enum CSVText {
     /// Shortest round-tripping decimal form, locale-free.
     public static func number(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+
+    /// A time in seconds rounded to the millisecond, in its shortest form: the analysis's times are multiples of a
+    /// millisecond or finer than anyone reads, and sums of them carry binary noise (17.939999999999998).
+    public static func seconds(_ value: Double) -> String {
+        value.isFinite ? number((value * 1000).rounded() / 1000) : ""
     }
 
     /// Shortest decimal that reads back as the same `Float` (0.3, not 0.30000001192092896); an empty cell for a

@@ -149,33 +149,33 @@ public struct Exporter {
                 try store.forEachEpisode(recordingID: id, profile: profile) { e in
                     csv.plain(lead)
                     csv.text(e.profile); csv.text(e.classID); csv.text(e.tier); csv.text(e.severity)
-                    csv.number(e.startOffsetSeconds); csv.number(e.endOffsetSeconds); csv.text(e.startUTC); csv.text(e.endUTC)
-                    csv.number(e.durationSeconds); csv.number(e.peakConfidence)
+                    csv.seconds(e.startOffsetSeconds); csv.seconds(e.endOffsetSeconds); csv.text(e.startUTC); csv.text(e.endUTC)
+                    csv.seconds(e.durationSeconds); csv.number(Float(e.peakConfidence))
                     csv.integer(e.alertCount); csv.integer(e.suppressedCount); csv.integer(e.activationCount)
                     for level in [e.peakDbfs, e.meanDbfs, e.peakOverBackgroundDb] {
-                        if let level { csv.number(level) } else { csv.plain("") }
+                        if let level { csv.number(Float(level)) } else { csv.plain("") }
                     }
                     csv.endRow()
                 }
             case .alerts:
                 try store.forEachAlert(recordingID: id, profile: profile) { a in
                     csv.plain(lead)
-                    csv.text(a.profile); csv.text(a.classID); csv.text(a.tier); csv.text(a.kind); csv.number(a.offsetSeconds)
-                    csv.text(a.utc); csv.integer(a.windowIndex); csv.number(a.confidence); csv.integer(a.episodeID)
+                    csv.text(a.profile); csv.text(a.classID); csv.text(a.tier); csv.text(a.kind); csv.seconds(a.offsetSeconds)
+                    csv.text(a.utc); csv.integer(a.windowIndex); csv.number(Float(a.confidence)); csv.integer(a.episodeID)
                     csv.endRow()
                 }
             case .detections:
                 try store.forEachDetection(recordingID: id) { d in
                     csv.plain(lead)
-                    csv.integer(d.windowIndex); csv.text(d.classID); csv.number(d.confidence); csv.number(d.startOffsetSeconds)
+                    csv.integer(d.windowIndex); csv.text(d.classID); csv.number(Float(d.confidence)); csv.seconds(d.startOffsetSeconds)
                     csv.text(d.startUTC)
                     csv.endRow()
                 }
             case .events:
                 try store.forEachSoundEvent(recordingID: id) { e in
                     csv.plain(lead)
-                    csv.text(e.classID); csv.integer(e.eventIndex); csv.number(e.onsetSeconds); csv.number(e.offsetSeconds)
-                    csv.number(e.durationSeconds); csv.text(e.onsetUTC); csv.number(e.peakDbfs); csv.number(e.confidence)
+                    csv.text(e.classID); csv.integer(e.eventIndex); csv.seconds(e.onsetSeconds); csv.seconds(e.offsetSeconds)
+                    csv.seconds(e.durationSeconds); csv.text(e.onsetUTC); csv.number(Float(e.peakDbfs)); csv.number(Float(e.confidence))
                     if let bout = e.boutIndex { csv.integer(bout) } else { csv.plain("") }
                     csv.endRow()
                 }
@@ -185,10 +185,10 @@ public struct Exporter {
                 let sources = classColumns.map { stored.firstIndex(of: $0) }
                 try store.forEachWindow(recordingID: id) { w in
                     csv.plain(lead)
-                    csv.integer(w.windowIndex); csv.number(w.startOffsetSeconds); csv.number(w.endOffsetSeconds); csv.text(w.startUTC)
-                    csv.number(w.rmsDbfs); csv.number(w.snrDb); csv.text(w.topClass); csv.number(w.topConfidence)
+                    csv.integer(w.windowIndex); csv.seconds(w.startOffsetSeconds); csv.seconds(w.endOffsetSeconds); csv.text(w.startUTC)
+                    csv.number(Float(w.rmsDbfs)); csv.number(Float(w.snrDb)); csv.text(w.topClass); csv.number(Float(w.topConfidence))
                     for source in sources {
-                        if let source, source < w.confidences.count { csv.number(w.confidences[source]) } else { csv.plain("") }
+                        if let source, source < w.confidences.count { csv.number(Float(w.confidences[source])) } else { csv.plain("") }
                     }
                     csv.endRow()
                 }
@@ -213,7 +213,7 @@ public struct Exporter {
             json.string("path", r.path)
             json.string("fileName", r.fileName)
             if let start = r.startUTC { json.string("startUtc", start) }
-            if let duration = r.durationSeconds { json.number("durationSeconds", duration) }
+            if let duration = r.durationSeconds { json.seconds("durationSeconds", duration) }
             if let rate = r.sampleRate { json.integer("sampleRate", rate) }
             if r.truncated, let declared = r.declaredFrames {
                 json.bool("truncated", true)
@@ -228,37 +228,37 @@ public struct Exporter {
                     json.beginObject()
                     json.integer("id", e.id); json.string("profile", e.profile); json.string("class", e.classID)
                     json.string("tier", e.tier); json.string("severity", e.severity)
-                    json.number("startOffsetSeconds", e.startOffsetSeconds); json.number("endOffsetSeconds", e.endOffsetSeconds)
-                    json.string("startUtc", e.startUTC); json.string("endUtc", e.endUTC); json.number("durationSeconds", e.durationSeconds)
-                    json.number("peakConfidence", e.peakConfidence); json.integer("alertCount", e.alertCount)
+                    json.seconds("startOffsetSeconds", e.startOffsetSeconds); json.seconds("endOffsetSeconds", e.endOffsetSeconds)
+                    json.string("startUtc", e.startUTC); json.string("endUtc", e.endUTC); json.seconds("durationSeconds", e.durationSeconds)
+                    json.number("peakConfidence", Float(e.peakConfidence)); json.integer("alertCount", e.alertCount)
                     json.integer("suppressedCount", e.suppressedCount); json.integer("activationCount", e.activationCount)
-                    if let peak = e.peakDbfs { json.number("peakDbfs", peak) }
-                    if let mean = e.meanDbfs { json.number("meanDbfs", mean) }
-                    if let over = e.peakOverBackgroundDb { json.number("peakOverBackgroundDb", over) }
+                    if let peak = e.peakDbfs { json.number("peakDbfs", Float(peak)) }
+                    if let mean = e.meanDbfs { json.number("meanDbfs", Float(mean)) }
+                    if let over = e.peakOverBackgroundDb { json.number("peakOverBackgroundDb", Float(over)) }
                     json.endObject()
                 }
             case .alerts:
                 try store.forEachAlert(recordingID: r.id, profile: profile) { a in
                     json.beginObject()
                     json.integer("id", a.id); json.string("profile", a.profile); json.string("class", a.classID)
-                    json.string("tier", a.tier); json.string("kind", a.kind); json.number("offsetSeconds", a.offsetSeconds)
-                    json.string("utc", a.utc); json.integer("windowIndex", a.windowIndex); json.number("confidence", a.confidence)
+                    json.string("tier", a.tier); json.string("kind", a.kind); json.seconds("offsetSeconds", a.offsetSeconds)
+                    json.string("utc", a.utc); json.integer("windowIndex", a.windowIndex); json.number("confidence", Float(a.confidence))
                     json.integer("episodeId", a.episodeID)
                     json.endObject()
                 }
             case .detections:
                 try store.forEachDetection(recordingID: r.id) { d in
                     json.beginObject()
-                    json.integer("windowIndex", d.windowIndex); json.string("class", d.classID); json.number("confidence", d.confidence)
-                    json.number("startOffsetSeconds", d.startOffsetSeconds); json.string("startUtc", d.startUTC)
+                    json.integer("windowIndex", d.windowIndex); json.string("class", d.classID); json.number("confidence", Float(d.confidence))
+                    json.seconds("startOffsetSeconds", d.startOffsetSeconds); json.string("startUtc", d.startUTC)
                     json.endObject()
                 }
             case .events:
                 try store.forEachSoundEvent(recordingID: r.id) { e in
                     json.beginObject()
-                    json.string("class", e.classID); json.integer("eventIndex", e.eventIndex); json.number("onsetSeconds", e.onsetSeconds)
-                    json.number("offsetSeconds", e.offsetSeconds); json.number("durationSeconds", e.durationSeconds)
-                    json.string("onsetUtc", e.onsetUTC); json.number("peakDbfs", e.peakDbfs); json.number("confidence", e.confidence)
+                    json.string("class", e.classID); json.integer("eventIndex", e.eventIndex); json.seconds("onsetSeconds", e.onsetSeconds)
+                    json.seconds("offsetSeconds", e.offsetSeconds); json.seconds("durationSeconds", e.durationSeconds)
+                    json.string("onsetUtc", e.onsetUTC); json.number("peakDbfs", Float(e.peakDbfs)); json.number("confidence", Float(e.confidence))
                     if let bout = e.boutIndex { json.integer("boutIndex", bout) }
                     json.endObject()
                 }
@@ -268,12 +268,12 @@ public struct Exporter {
                 let firsts = classIDs.indices.filter { classIDs.firstIndex(of: classIDs[$0]) == $0 }
                 try store.forEachWindow(recordingID: r.id) { w in
                     json.beginObject()
-                    json.integer("windowIndex", w.windowIndex); json.number("startOffsetSeconds", w.startOffsetSeconds)
-                    json.number("endOffsetSeconds", w.endOffsetSeconds); json.string("startUtc", w.startUTC)
-                    json.number("rmsDbfs", w.rmsDbfs); json.number("snrDb", w.snrDb); json.string("topClass", w.topClass)
-                    json.number("topConfidence", w.topConfidence)
+                    json.integer("windowIndex", w.windowIndex); json.seconds("startOffsetSeconds", w.startOffsetSeconds)
+                    json.seconds("endOffsetSeconds", w.endOffsetSeconds); json.string("startUtc", w.startUTC)
+                    json.number("rmsDbfs", Float(w.rmsDbfs)); json.number("snrDb", Float(w.snrDb)); json.string("topClass", w.topClass)
+                    json.number("topConfidence", Float(w.topConfidence))
                     json.beginObject("confidences")
-                    for index in firsts where index < w.confidences.count { json.number(classIDs[index], w.confidences[index]) }
+                    for index in firsts where index < w.confidences.count { json.number(classIDs[index], Float(w.confidences[index])) }
                     json.endObject()
                     json.endObject()
                 }

@@ -26,6 +26,12 @@ public struct JSONStreamWriter {
         if let value, value.isFinite { out.write(CSVText.number(value)) } else { out.write("null") }
     }
 
+    /// A time in seconds, to the millisecond (see `CSVText.seconds`).
+    public mutating func seconds(_ key: String?, _ value: Double?) {
+        member(key)
+        if let value, value.isFinite { out.write(CSVText.seconds(value)) } else { out.write("null") }
+    }
+
     public mutating func number(_ key: String?, _ value: Float) {
         member(key)
         if value.isFinite { out.write(CSVText.number(value)) } else { out.write("null") }

@@ -36,6 +36,12 @@ struct CompareCommand: ParsableCommand {
             let store = try StoreOpening.open(db, existing: true)
             do {
                 let id = try Int64(recording).flatMap { try store.recording(id: $0)?.id } ?? store.recordingID(forPath: recording)
+                if let id, let record = try store.recording(id: id), record.status != "complete" {
+                    Terminal.error("recording \(id) (\(Formatting.printable(record.fileName))) was not analysed: its analysis failed"
+                                   + (record.errorMessage.map { " (\($0))" } ?? "") + "; nothing to compare. Fix the file and analyse "
+                                   + "it again, or compare the file itself")
+                    throw ExitStatus.nothingDone
+                }
                 if let id { data = try store.recordingData(id: id) }
             } catch let error as StoreError {
                 Terminal.error(error.description)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SomniqModel
 
 @main
 struct SomniqAnalyze: ParsableCommand {
@@ -10,14 +11,34 @@ struct SomniqAnalyze: ParsableCommand {
             Exit status: 0 all inputs analysed; 1 some inputs failed (each reported on stderr); \
             2 nothing could be done (model or database unusable); 64 usage error.
             """,
-        version: "0.1.0",
+        version: toolVersion,
         subcommands: [AnalyzeCommand.self, ClassifyCommand.self, CompareCommand.self, EvaluateCommand.self, ExportCommand.self, FitCommand.self, RegressCommand.self,
                       ProfilesCommand.self, RecordingsCommand.self,
                       ClassesCommand.self, ClipsCommand.self, ReportCommand.self, MergeCommand.self])
 
     /// Runs the command as ArgumentParser would, then closes every database it opened: the last write is checkpointed
     /// into the database file and the -wal and -shm files go, so the .sqlite file alone holds everything.
+    static let toolVersion = "0.1.0"
+
+    /// `--version`: the tool's version and the default model's (what an analysis would be made with), found as `analyze`
+    /// finds it.
+    static func versionText() -> String {
+        let model: String
+        do {
+            let location = try ModelBundle.defaultLocation()
+            model = "default model \(try ModelBundle.load(path: location).versionTag) (\(location))"
+        } catch {
+            model = "no default model found (\(error))"
+        }
+        return "somniq-analyze \(toolVersion); \(model)"
+    }
+
     static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.last == "--version", arguments.count == 1 || (arguments.count == 2 && !arguments[0].hasPrefix("-")) {
+            print(versionText())
+            Foundation.exit(0)
+        }
         var failure: (any Error)?
         do {
             var command = try parseAsRoot()

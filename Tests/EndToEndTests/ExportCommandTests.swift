@@ -77,6 +77,36 @@ enum AnalysedNight {
         }
     }
 
+    /// Times are written to the millisecond and confidences and levels with the digits their float holds: not
+    /// `57.861000000000004` and `0.9434031248092651`.
+    @Test(arguments: ["episodes", "alerts", "events", "windows"])
+    func numbersCarryTheDigitsTheyHave(what: String) throws {
+        let csv = try CommandRunner.run(["export", "--db", AnalysedNight.database, "--what", what, "--format", "csv"])
+        #expect(csv.status == 0, "\(csv.stderr)")
+        let reader = try CSVReader(string: csv.stdout, hasHeaderRow: true)
+        let header = try #require(reader.headerRow)
+        var checked = 0
+        while let row = reader.next() {
+            for (name, cell) in zip(header, row) where !cell.isEmpty {
+                if name.hasSuffix("_s") {
+                    let decimals = cell.split(separator: ".").dropFirst().first?.count ?? 0
+                    #expect(decimals <= 3 && Double(cell) != nil, "\(name) = \(cell)")
+                    checked += 1
+                } else if cell.contains("."), Double(cell) != nil {
+                    // Confidences, levels: a float's shortest form has at most 9 significant digits.
+                    let mantissa = cell.prefix { $0 != "e" && $0 != "E" }.filter(\.isNumber).drop { $0 == "0" }
+                    #expect(mantissa.count <= 9 && Float(cell) != nil, "\(name) = \(cell)")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked > 0)
+        let json = try CommandRunner.run(["export", "--db", AnalysedNight.database, "--what", what, "--format", "json"])
+        // More than 9 significant digits: 57.861000000000004, 0.9434031248092651.
+        let noise = json.stdout.range(of: #"0\.0*[1-9][0-9]{9,}|[1-9][0-9]*\.[0-9]{9,}"#, options: .regularExpression)
+        #expect(noise == nil, "float noise in the JSON: \(noise.map { String(json.stdout[$0]) } ?? "")")
+    }
+
     @Test func audacityLabelsLoadBackToTheMillisecond() throws {
         let labels = try export(["--what", "episodes", "--profile", "balanced", "--format", "audacity"]).stdout
         let events = try AudacityLabels.parse(labels, file: "night")
