@@ -1,5 +1,6 @@
 import CSV
 import Foundation
+import SomniqAudio
 import SomniqFiles
 
 /// The recordings of a study, listed in a file rather than found by a glob over a network filesystem: one path a line,
@@ -12,6 +13,8 @@ public struct Manifest: Sendable {
         public var identity: String
         /// Where the file is from here.
         public var path: String
+        /// When the recording began, from the manifest's `start` column (ISO 8601, checked), if it has one.
+        public var start: Date? = nil
     }
 
     public let location: String
@@ -21,6 +24,8 @@ public struct Manifest: Sendable {
         case unreadable(String, String)
         case noPathColumn(String, [String])
         case empty(String)
+        /// A `start` cell that is no date: the file, its line, the cell and why.
+        case badStart(String, Int, String, String)
 
         public var description: String {
             switch self {
@@ -29,6 +34,9 @@ public struct Manifest: Sendable {
                 "\(file): error: the manifest's header has no 'path' column (it has: \(header.joined(separator: ", "))); "
                     + "name the column of file paths 'path', or list one path a line without a header"
             case .empty(let file): "\(file): error: the manifest lists no recording"
+            case .badStart(let file, let line, let cell, let problem):
+                "\(file):\(line): error: start \(cell): \(problem); write it as ISO 8601 (2026-11-21T23:14:05Z or with an offset, "
+                    + "+01:00), or leave the cell empty"
             }
         }
     }
@@ -45,6 +53,7 @@ public struct Manifest: Sendable {
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
         guard let firstLine = lines.first(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else { throw .empty(path) }
         var listed: [String] = []
+        var starts: [String: Date] = [:]
         let delimiter: UnicodeScalar? = firstLine.contains("\t") ? "\t" : firstLine.contains(",") ? "," : nil
         let headerCells = delimiter.map { d in firstLine.split(separator: Character(d), omittingEmptySubsequences: false).map(String.init) }
         if let delimiter, let headerCells, headerCells.contains(where: { Self.isPathHeader($0) }) || Self.looksLikeHeader(headerCells) {
@@ -52,10 +61,22 @@ public struct Manifest: Sendable {
                 let reader = try CSVReader(string: text, hasHeaderRow: true, trimFields: false, delimiter: delimiter)
                 let header = reader.headerRow ?? []
                 guard let column = header.firstIndex(where: Self.isPathHeader) else { throw Failure.noPathColumn(path, header) }
+                let startColumn = header.firstIndex { $0.trimmingCharacters(in: .whitespaces).lowercased() == "start" }
+                var line = 1
                 while let row = reader.next() {
+                    line += 1
                     guard column < row.count else { continue }
                     let cell = row[column]
-                    if !cell.trimmingCharacters(in: .whitespaces).isEmpty { listed.append(cell) }
+                    guard !cell.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
+                    listed.append(cell)
+                    if let startColumn, startColumn < row.count {
+                        let written = row[startColumn].trimmingCharacters(in: .whitespaces)
+                        guard !written.isEmpty else { continue }
+                        if let problem = RecordingStartTime.problem(withISO8601: written) {
+                            throw Failure.badStart(path, line, written, problem)
+                        }
+                        starts[cell] = RecordingStartTime.parseISO8601(written)
+                    }
                 }
             } catch let failure as Failure {
                 throw failure
@@ -75,7 +96,7 @@ public struct Manifest: Sendable {
             let identity = Self.normalise(written)
             guard seen.insert(identity).inserted else { return nil }
             let resolved = written.hasPrefix("/") ? written : (folder.isEmpty ? written : (folder as NSString).appendingPathComponent(written))
-            return Entry(identity: identity, path: resolved)
+            return Entry(identity: identity, path: resolved, start: starts[written])
         }
     }
 

@@ -50,6 +50,8 @@ public final class BatchAnalyzer: @unchecked Sendable {
     public let jobs: Int
     public let reanalyze: Bool
     public let explicitStart: Date?
+    /// Start times of particular recordings (a manifest's `start` column), by path as given; `explicitStart` for the rest.
+    public let startsByPath: [String: Date]
 
     private let lock = NSLock()
     private var progress = Progress()
@@ -59,14 +61,21 @@ public final class BatchAnalyzer: @unchecked Sendable {
     private var storeFailure: StoreError?
 
     public init(analyzer: RecordingAnalyzer, store: AnalysisStore, profiles: [SensitivityProfile], jobs: Int,
-                reanalyze: Bool = false, explicitStart: Date? = nil) {
+                reanalyze: Bool = false, explicitStart: Date? = nil, startsByPath: [String: Date] = [:]) {
         self.analyzer = analyzer
         self.store = store
         self.profiles = profiles
         self.jobs = max(1, jobs)
         self.reanalyze = reanalyze
         self.explicitStart = explicitStart
+        self.startsByPath = Dictionary(startsByPath.map { (Self.absolute($0.key), $0.value) }) { first, _ in first }
     }
+
+    /// `path` absolute and standardised: how a start given for a path is found whichever way the path was written.
+    static func absolute(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.path }
+
+    /// The start time given for the recording at `path`, if any.
+    private func start(of path: String) -> Date? { startsByPath[Self.absolute(path)] ?? explicitStart }
 
     /// Stops the batch: no new file starts, files being decoded stop at their next block and store nothing.
     public func cancel() {
@@ -151,12 +160,12 @@ public final class BatchAnalyzer: @unchecked Sendable {
             if !reanalyze, let size, let modified,
                let existing = try store.completeAnalysis(path: path, fileSize: size, fileModified: modified),
                existing.modelTag == analyzer.bundle.versionTag {
-                let moved = try restarted(existing.id)
+                let moved = try restarted(existing.id, path: path)
                 return try completeProfiles(of: existing, path: path, reason: "already analysed", startMoved: moved)
             }
             let data: RecordingData
             do {
-                data = try analyzer.analyze(path: path, explicitStart: explicitStart, isCancelled: { [self] in isCancelled },
+                data = try analyzer.analyze(path: path, explicitStart: start(of: path), isCancelled: { [self] in isCancelled },
                                             progress: { [self] decoded, duration in
                                                 lock.withLock { inFlight[index] = (decoded, duration) }
                                             }, spoolFeatures: true)
@@ -190,7 +199,7 @@ public final class BatchAnalyzer: @unchecked Sendable {
             case .alreadyStored(let id, let previousPath):
                 let reason = previousPath == path ? "already analysed" : "same audio as \(previousPath), already analysed"
                 lock.withLock { progress.audioSecondsHandled += data.durationSeconds }
-                return .skipped(path: path, reason: reason, addedProfiles: [], startMoved: try restarted(id))
+                return .skipped(path: path, reason: reason, addedProfiles: [], startMoved: try restarted(id, path: path))
             }
         } catch {
             lock.withLock {
@@ -202,8 +211,8 @@ public final class BatchAnalyzer: @unchecked Sendable {
 
     /// Where a start time was given that the stored recording does not have, moves the recording to it (the start
     /// is metadata: nothing is decoded again) and says so.
-    private func restarted(_ recordingID: Int64) throws(StoreError) -> String? {
-        guard let explicitStart else { return nil }
+    private func restarted(_ recordingID: Int64, path: String) throws(StoreError) -> String? {
+        guard let explicitStart = start(of: path) else { return nil }
         let milliseconds = Int64((explicitStart.timeIntervalSince1970 * 1000).rounded())
         return try store.setStart(recordingID: recordingID, startMilliseconds: milliseconds, source: "explicit").map {
             "start time set to \(UTCTimestamp.format(milliseconds: milliseconds)) (was \($0))"

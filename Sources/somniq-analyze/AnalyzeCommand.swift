@@ -29,7 +29,7 @@ struct AnalyzeCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp(
         "A file listing the recordings: one path a line, or a CSV or TSV table with a 'path' column.",
-        discussion: "Paths are relative to the manifest's folder unless absolute; a file that is missing is recorded as failed, the others go on.",
+        discussion: "Paths are relative to the manifest's folder unless absolute; a file that is missing is recorded as failed, the others go on. A 'start' column gives each recording's start time (ISO 8601; an empty cell: from the file), as --start does for one.",
         valueName: "file"))
     var manifest: String?
 
@@ -89,15 +89,18 @@ struct AnalyzeCommand: ParsableCommand {
         }
     }
 
-    /// The recordings to analyse: the command line's and the manifest's, then this shard's share of them.
-    func selectedFiles() throws -> [String] {
+    /// The recordings to analyse (the command line's and the manifest's, then this shard's share of them), and the start
+    /// times the manifest gives some of them (its `start` column).
+    func selectedFilesAndStarts() throws -> (files: [String], starts: [String: Date]) {
         var files = try InputCollector.collectNamed(inputs)
         var identities = files.map(Manifest.normalise)
+        var starts: [String: Date] = [:]
         if let manifest {
             do {
                 let listed = try Manifest(path: manifest)
                 files += listed.entries.map(\.path)
                 identities += listed.entries.map(\.identity)
+                for entry in listed.entries { starts[entry.path] = entry.start }
             } catch .unreadable(let file, let reason) {
                 // The file, not the command line, is at fault: nothing can be done.
                 Terminal.error(Manifest.Failure.unreadable(file, reason).description)
@@ -106,7 +109,10 @@ struct AnalyzeCommand: ParsableCommand {
                 throw ValidationError(error.description)
             }
         }
-        guard let shard else { return files }
+        if start != nil, !starts.isEmpty {
+            throw ValidationError("--start and the manifest's start column both give start times; keep one")
+        }
+        guard let shard else { return (files, starts) }
         let chosen: Shard
         do {
             chosen = shard == "auto" ? try Shard.fromEnvironment(ProcessInfo.processInfo.environment, count: shardCount) : try Shard.parse(shard)
@@ -115,13 +121,13 @@ struct AnalyzeCommand: ParsableCommand {
         }
         let selection = ShardSelection(shard: chosen, paths: files, identities: identities)
         Terminal.error(selection.summary)
-        return selection.paths
+        return (selection.paths, starts)
     }
 
     func run() throws {
         let bundle = try modelOptions.load()
         let profiles = try selectedProfiles(bundle)
-        let files = try selectedFiles()
+        let (files, starts) = try selectedFilesAndStarts()
         guard !files.isEmpty || shard != nil else {
             throw ValidationError("no audio files found in \((inputs + [manifest].compactMap { $0 }).joined(separator: ", "))")
         }
@@ -132,7 +138,8 @@ struct AnalyzeCommand: ParsableCommand {
         let store = try StoreOpening.open(db, adoptForeign: adoptDatabase)
         let batch = BatchAnalyzer(analyzer: RecordingAnalyzer(bundle: bundle, acceptsCutShort: !strict), store: store,
                                   profiles: profiles, jobs: jobs,
-                                  reanalyze: reanalyze, explicitStart: start.flatMap(RecordingStartTime.parseISO8601))
+                                  reanalyze: reanalyze, explicitStart: start.flatMap(RecordingStartTime.parseISO8601),
+                                  startsByPath: starts)
         let interruption = SignalCatcher(signals: [SIGINT, SIGTERM]) { _ in batch.cancel() }
         // On a terminal: progress, and each skipped or failed file as it happens. Otherwise (or with --quiet)
         // stderr gets nothing but the closing summary.

@@ -27,4 +27,32 @@ import Testing
         #expect(compared.stderr.contains("recording 1 (notes.wav) was not analysed: its analysis failed"), "\(compared.stderr)")
         #expect(!compared.stderr.contains("no recording 1"))
     }
+
+    /// A manifest's `start` column is honoured per row (an empty cell leaves the file's own start), and a start that is
+    /// no date is a usage error naming its line, not dropped.
+    @Test func aManifestsStartColumnGivesEachRecordingItsStart() throws {
+        let scratch = Scratch()
+        try FileManager.default.createDirectory(atPath: scratch.file("in"), withIntermediateDirectories: true)
+        let night = "/fixtures/nights/apnea-night_8k.caf", other = "/fixtures/nights/rainy-night_16k.flac"
+        try FileManager.default.copyItem(atPath: CommandRunner.root + night, toPath: scratch.file("in/a.caf"))
+        try FileManager.default.copyItem(atPath: CommandRunner.root + other, toPath: scratch.file("in/b.flac"))
+        let manifest = scratch.file("in/study.tsv")
+        try "path\tstart\na.caf\t2026-03-04T22:15:00+01:00\nb.flac\t\n".write(toFile: manifest, atomically: true, encoding: .utf8)
+        let db = scratch.file("db.sqlite")
+        let run = try CommandRunner.run(["analyze", "--manifest", manifest, "--db", db, "--quiet"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let listed = try CommandRunner.run(["recordings", "--db", db, "--format", "csv"])
+        let rows = listed.stdout.split(whereSeparator: \.isNewline).map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let a = try #require(rows.first { $0.count > 2 && $0[1].hasSuffix("a.caf") })
+        let b = try #require(rows.first { $0.count > 2 && $0[1].hasSuffix("b.flac") })
+        #expect(a[2] == "2026-03-04T21:15:00.000Z", "the manifest's start, in UTC: \(a)")
+        #expect(b[2] != "2026-03-04T21:15:00.000Z", "an empty cell leaves the file's own start: \(b)")
+
+        try "path\tstart\na.caf\t2026-02-30T22:00:00Z\n".write(toFile: manifest, atomically: true, encoding: .utf8)
+        let bad = try CommandRunner.run(["analyze", "--manifest", manifest, "--db", scratch.file("other.sqlite")])
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("study.tsv:2: error: start 2026-02-30T22:00:00Z:"), "\(bad.stderr)")
+        let both = try CommandRunner.run(["analyze", "--manifest", manifest, "--start", "2026-03-04T22:00:00Z", "--db", scratch.file("o.sqlite")])
+        #expect(both.status == 64)
+    }
 }
