@@ -27,6 +27,9 @@ public struct FitDataset: Sendable {
         public var augmented = false
         /// A recording labelled by events (`fit --labels`): scored window by window, as its windows carry the labels.
         public var eventLabelled = false
+        /// For a recording labelled by events, which labelled event each window holds (-1: none): each event, not the
+        /// recording, is one example of its class (`ModelFitter.Options.minExamples`).
+        public var windowEvents: [Int]?
         /// Classes the clip may hold, which it is not known (a mixed bag: `LabelMap.Target.mixed`; or, for a copy, those
         /// its background holds, its own class aside): it is no example, either way, of these classes, and a
         /// counter-example of every other class (and an example of `other`).

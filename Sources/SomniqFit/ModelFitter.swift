@@ -76,16 +76,18 @@ public struct ModelFitter: Sendable {
     /// Fits every class of `base` that has enough examples in `dataset` (restricted to `clipIndices`).
     public func fit(_ dataset: FitDataset, clipIndices: [Int]? = nil, base: ClassifierModel) -> (ClassifierModel, [ClassReport]) {
         let indices = clipIndices ?? Array(dataset.clips.indices)
-        var gatheredRows: [[Float]] = [], gatheredClasses: [String?] = [], gatheredClips: [Int] = []
+        var gatheredRows: [[Float]] = [], gatheredClasses: [String?] = [], gatheredClips: [Int] = [], gatheredExamples: [Int64] = []
         for index in indices {
             let clip = dataset.clips[index]
             for (window, features) in clip.windows.enumerated() where clip.used[window] {
                 gatheredRows.append(features)
                 gatheredClasses.append(clip.windowClasses[window])
                 gatheredClips.append(index)
+                // An example is a clip, or one labelled event of a recording labelled by events.
+                gatheredExamples.append(Int64(index) << 32 | Int64((clip.windowEvents?[window] ?? -1) + 1))
             }
         }
-        let (rows, rowClass, rowClip) = (gatheredRows, gatheredClasses, gatheredClips)
+        let (rows, rowClass, rowClip, rowExample) = (gatheredRows, gatheredClasses, gatheredClips, gatheredExamples)
         // Clips without a source (synthesised examples, event-labelled recordings) count as one source.
         let sources = dataset.clips.map { $0.source ?? "" }
         let softness = featureSoftness(rows)
@@ -102,7 +104,9 @@ public struct ModelFitter: Sendable {
             let kept = rowClip.indices.filter { !dataset.clips[rowClip[$0]].uncertainClasses.contains(definition.id) }
             let (rows, rowClip) = kept.count == rowClip.count ? (rows, rowClip) : (kept.map { rows[$0] }, kept.map { rowClip[$0] })
             let rowClass = kept.count == rowClass.count ? rowClass : kept.map { rowClass[$0] }
-            let examples = Set(zip(rowClip, rowClass).filter { isPositive($0.1) && !dataset.clips[$0.0].augmented }.map(\.0)).count
+            let rowExample = kept.count == rowExample.count ? rowExample : kept.map { rowExample[$0] }
+            let examples = Set(rowClip.indices.filter { isPositive(rowClass[$0]) && !dataset.clips[rowClip[$0]].augmented }
+                .map { rowExample[$0] }).count
             guard !options.keep.contains(definition.id) else {
                 return (nil, ClassReport(classID: definition.id, fitted: false, positiveExamples: examples, paths: 0,
                                          note: "kept as written"))

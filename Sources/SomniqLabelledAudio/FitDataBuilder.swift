@@ -218,10 +218,13 @@ public struct FitDataBuilder {
                 let rows = windows(data)
                 var classes: [String?] = []
                 var used: [Bool] = []
+                var eventOfWindow: [Int] = []
                 for window in rows.indices {
                     let start = AnalysisGrid.windowStartSeconds(window)
                     let end = min(data.durationSeconds, start + AnalysisGrid.windowSeconds)
-                    let covering = fileEvents.first { min(end, $0.offset) - max(start, $0.onset) >= 0.5 * (end - start) }
+                    let coveringIndex = fileEvents.firstIndex { min(end, $0.offset) - max(start, $0.onset) >= 0.5 * (end - start) }
+                    let covering = coveringIndex.map { fileEvents[$0] }
+                    eventOfWindow.append(coveringIndex ?? -1)
                     switch covering.map({ map.target(for: $0.label) }) {
                     // A window of a mixed bag's event trains nothing: which of the bag's classes it holds is not known,
                     // and a window carries one class or none.
@@ -239,6 +242,7 @@ public struct FitDataBuilder {
                 var clip = FitDataset.Clip(path: file, label: name, classID: nil, group: name, windows: rows,
                                            windowClasses: classes, used: used)
                 clip.eventLabelled = true
+                clip.windowEvents = eventOfWindow
                 result.append(clip)
             } catch {
                 failure(error)

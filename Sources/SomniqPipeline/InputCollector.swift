@@ -39,7 +39,7 @@ public enum InputCollector {
         }
     }
 
-    static func hasAudioExtension(_ path: String) -> Bool {
+    public static func hasAudioExtension(_ path: String) -> Bool {
         audioExtensions.contains((path as NSString).pathExtension.lowercased())
     }
 

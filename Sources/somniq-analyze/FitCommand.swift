@@ -28,8 +28,9 @@ struct FitCommand: ParsableCommand {
             recording stay together), the honest measure of what the fitted model will do.
             """)
 
-    @Option(help: ArgumentHelp("Labelled clips (folder or manifest), or recordings with --labels.", valueName: "path"))
-    var clips: String
+    @Option(parsing: .upToNextOption,
+            help: ArgumentHelp("Labelled clips (folders or manifests), or recordings (files and folders) with --labels.", valueName: "path"))
+    var clips: [String]
 
     @Option(help: ArgumentHelp("Event labels for recordings: a DCASE table, or a folder of Audacity label files.", valueName: "path"))
     var labels: String?
@@ -183,7 +184,7 @@ struct FitCommand: ParsableCommand {
         var failures = 0
         var augmentation: (recipe: AugmentationRecipe, backgrounds: [Background])?
         if let labels {
-            let files = InputCollector.collect([clips])
+            let files = InputCollector.collect(clips)
             let events: [SoundEvent]
             do {
                 events = try Self.loadEvents(labels, files: files)
@@ -191,16 +192,30 @@ struct FitCommand: ParsableCommand {
                 Terminal.error("\(error)")
                 throw ExitStatus.nothingDone
             }
+            Self.warnOfUnmapped(events.filter { event in files.contains { ($0 as NSString).lastPathComponent == event.file } }
+                                    .map { (label: $0.label, detail: nil, path: nil) },
+                                map: labelMap, model: baseBundle.classifier, what: "events")
             dataset = builder.fromEvents(files: files, events: events, progress: { Terminal.progress("analysing \($0 + 1)/\(files.count)") },
                                          failure: { failures += 1; Terminal.error($0.description) })
         } else {
-            let clipList: [ClipSource.Clip]
-            do {
-                clipList = try ClipSource.load(clips)
-            } catch {
-                Terminal.error(error.description)
-                throw ExitStatus.nothingDone
+            var clipList: [ClipSource.Clip] = []
+            for source in clips {
+                // A clip file alone has no label: labelled clips come in label-named folders or a manifest.
+                var isFolder: ObjCBool = false
+                if FileManager.default.fileExists(atPath: source, isDirectory: &isFolder), !isFolder.boolValue,
+                   InputCollector.hasAudioExtension(source) {
+                    throw ValidationError("--clips \(source): a clip file carries no label; give a folder of label-named folders "
+                                          + "or a manifest (path and label columns), or label recordings with --labels")
+                }
+                do {
+                    clipList += try ClipSource.load(source)
+                } catch {
+                    Terminal.error(error.description)
+                    throw ExitStatus.nothingDone
+                }
             }
+            Self.warnOfUnmapped(clipList.map { (label: $0.label, detail: $0.detail, path: $0.path) }, map: labelMap,
+                                model: baseBundle.classifier, what: "clips")
             var recipe = AugmentationRecipe()
             recipe.copies = augment
             recipe.teethGrinding = teethGrinding
@@ -225,7 +240,9 @@ struct FitCommand: ParsableCommand {
                                         failure: { failures += 1; Terminal.error($0.description) })
         }
         Terminal.clearProgress()
-        guard !dataset.clips.isEmpty else { throw ValidationError("no labelled audio could be read from \(clips)") }
+        guard !dataset.clips.isEmpty else {
+            throw ValidationError("no labelled audio could be read from \(clips.joined(separator: ", "))")
+        }
 
         var options = ModelFitter.Options()
         options.method = method
@@ -359,6 +376,24 @@ struct FitCommand: ParsableCommand {
         let parts = text.split(separator: "/").compactMap { Int($0) }
         guard parts.count == 2, parts[1] >= 2, (0..<parts[1]).contains(parts[0]) else { return nil }
         return (parts[0], parts[1])
+    }
+
+    /// Names each label that the label map leaves at a name no class of the model has: its audio then trains as none of
+    /// the classes, which a typo or a dataset's own spelling would otherwise do silently.
+    static func warnOfUnmapped(_ labelled: [(label: String, detail: String?, path: String?)], map: LabelMap, model: ClassifierModel,
+                               what: String) {
+        let known = Set(model.classIDs)
+        var counts: [String: Int] = [:]
+        for item in labelled {
+            guard case .classes(let ids) = map.target(for: item.label, detail: item.detail, path: item.path),
+                  !ids.contains(where: known.contains) else { continue }
+            counts[item.label, default: 0] += 1
+        }
+        for (label, count) in counts.sorted(by: { $0.key < $1.key }) {
+            Terminal.error("fit: warning: label '\(Formatting.printable(label))' (\(count) \(what)) is no class of the model and the "
+                           + "label map gives it none, so it trains as none of the classes; map it with --map (a line: "
+                           + "label<TAB>class, or label<TAB>none) or check its spelling")
+        }
     }
 
     static func loadEvents(_ labels: String, files: [String]) throws -> [SoundEvent] {

@@ -86,6 +86,37 @@ import Testing
         #expect(alarms["map.tsv snoring"] == alarms["bag.tsv snoring"], "the same counter-examples for snoring")
     }
 
+    /// `--clips` takes recording files (and folders) with `--labels`; each labelled event, not each recording, is an
+    /// example towards `--min-examples`; a label that is no class and that the map does not map is named in a warning;
+    /// a clip file without labels is refused with what to give instead (#46).
+    @Test func recordingFilesEventsAsExamplesAndUnmappedLabelsNamed() throws {
+        let scratch = Scratch()
+        let night = try CommandRunner.run(["night", "--output", scratch.file("n.wav"), "--labels", scratch.file("n.tsv"),
+                                           "--sample-rate", "8000"], product: "somniq-synth")
+        #expect(night.status == 0)
+        // The night's 50 s of rain labelled as three events, and its snoring under a dataset's own spelling.
+        let truth = try String(contentsOfFile: scratch.file("n.tsv"), encoding: .utf8)
+        #expect(truth.contains("\t182.000\t232.000\train"), "the synthesised night's rain, as the test expects it")
+        let relabelled = truth.split(whereSeparator: \.isNewline).filter { !$0.hasSuffix("\train") }
+            .map { $0.replacingOccurrences(of: "\tsnoring", with: "\tsnore") }
+            + ["n.wav\t184\t194\train", "n.wav\t200\t210\train", "n.wav\t216\t226\train"]
+        try (relabelled.joined(separator: "\n") + "\n").write(toFile: scratch.file("labels.tsv"), atomically: true, encoding: .utf8)
+        let copy = scratch.file("copy.wav")
+        try FileManager.default.copyItem(atPath: scratch.file("n.wav"), toPath: copy)
+        let fit = try CommandRunner.run(["fit", "--clips", scratch.file("n.wav"), scratch.file("missing.wav"), "--labels", scratch.file("labels.tsv"),
+                                         "--out", scratch.file("fitted"), "--min-examples", "3", "--rounds", "5"])
+        #expect(fit.status == 1, "one listed file is missing: \(fit.stderr)")
+        #expect(fit.stderr.contains("rain (5 trees)"), "three events of one recording are three examples: \(fit.stderr)")
+        let readme = try String(contentsOfFile: scratch.file("fitted/README.md"), encoding: .utf8)
+        #expect(readme.contains("| rain | yes | 3 |"), "\(readme)")
+        #expect(fit.stderr.contains("fit: warning: label 'snore' (1 events) is no class of the model"), "\(fit.stderr)")
+        #expect(FileManager.default.fileExists(atPath: scratch.file("fitted/model.json")))
+
+        let lone = try CommandRunner.run(["fit", "--clips", copy, "--out", scratch.file("x")])
+        #expect(lone.status == 64)
+        #expect(lone.stderr.contains("a clip file carries no label"), "\(lone.stderr)")
+    }
+
     @Test func fitsFromEventLabelledRecordingsAndAudacityLabels() throws {
         let scratch = Scratch()
         try FileManager.default.createDirectory(atPath: scratch.file("nights"), withIntermediateDirectories: true)
