@@ -1,3 +1,4 @@
+import Foundation
 import SomniqFiles
 
 /// Why an audio file could not be read. Every case names the file, says what is wrong and,
@@ -18,6 +19,9 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
     case tooManyOpenFiles(path: String)
     /// libsndfile refused the file; `reason` is libsndfile's own message.
     case cannotOpen(path: String, reason: String)
+    /// A container libsndfile reads holding audio it cannot decode (`codec`: the container's name for it, such as a
+    /// CAF's `alac` with a magic cookie laid out as some encoders write it).
+    case undecodable(path: String, container: String, codec: String, reason: String)
     case empty(path: String)
     case unsupportedSampleRate(path: String, sampleRate: Int)
     /// The header promised more audio than the file holds.
@@ -36,7 +40,7 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
         switch self {
         case .notFound(let path), .nameNotUTF8(let path), .brokenLink(let path), .linkLoop(let path), .isDirectory(let path), .notARegularFile(let path, _),
              .permissionDenied(let path), .tooManyOpenFiles(let path),
-             .cannotOpen(let path, _), .empty(let path), .unsupportedSampleRate(let path, _),
+             .cannotOpen(let path, _), .undecodable(let path, _, _, _), .empty(let path), .unsupportedSampleRate(let path, _),
              .truncated(let path, _, _), .nonFiniteSamples(let path, _), .readFailed(let path, _),
              .cannotCreate(let path, _), .writeFailed(let path, _), .interrupted(let path), .changedWhileRead(let path):
             return path
@@ -55,6 +59,7 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
         case .permissionDenied: "permission-denied"
         case .tooManyOpenFiles: "too-many-open-files"
         case .cannotOpen: "not-audio"
+        case .undecodable: "undecodable-codec"
         case .empty: "empty"
         case .unsupportedSampleRate: "unsupported-sample-rate"
         case .truncated: "truncated"
@@ -90,6 +95,12 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
                 + "raise the limit (ulimit -n), use fewer --jobs, and retry"
         case .cannotOpen(_, let reason):
             return "not a readable audio file (libsndfile: \(reason)); convert it to WAV, CAF or FLAC"
+        case .undecodable(let path, let container, let codec, let reason):
+            let name = (path as NSString).lastPathComponent
+            let flac = ((name as NSString).deletingPathExtension as NSString).appendingPathExtension("flac") ?? "night.flac"
+            return "a \(container) file of '\(codec)' audio that libsndfile cannot decode (libsndfile: \(reason)); the codec, or "
+                + "how this encoder wrote its settings, is not one libsndfile reads. Convert it, for example with "
+                + "ffmpeg -i '\(name)' '\(flac)', and analyse the FLAC"
         case .empty:
             return "holds no audio samples (zero length); re-export or remove it"
         case .unsupportedSampleRate(_, let rate):

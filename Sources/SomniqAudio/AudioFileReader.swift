@@ -28,6 +28,20 @@ public final class AudioFileReader {
     public static let largestPlausibleSample: Float = 10_000
     private var digestValid = true
 
+    /// The format of a Core Audio file's audio (its `desc` chunk's format id: `lpcm`, `alac`, `aac `, ...), or `nil` for a
+    /// file that is no CAF: what to name when libsndfile cannot open one.
+    static func cafFormatID(path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        // 'caff', version and flags, then the first chunk, which the format requires to be 'desc' (its size, 8 bytes),
+        // whose body starts with the sample rate (8 bytes) and the format id (4).
+        guard let head = try? handle.read(upToCount: 32), head.count >= 32,
+              head.prefix(4) == Data("caff".utf8), head[8..<12] == Data("desc".utf8) else { return nil }
+        let id = head[28..<32]
+        guard id.allSatisfy({ (0x20...0x7E).contains($0) }) else { return nil }
+        return String(decoding: id, as: UTF8.self)
+    }
+
     /// The error for an `open(2)` failure of `path` (errno `code`).
     public static func openFailure(path: String, errno code: Int32) -> AudioFileError {
         switch code {
@@ -80,6 +94,7 @@ public final class AudioFileReader {
             if let size = (try? manager.attributesOfItem(atPath: path))?[.size] as? Int, size == 0 {
                 throw .empty(path: path)
             }
+            if let codec = Self.cafFormatID(path: path) { throw .undecodable(path: path, container: "CAF", codec: codec, reason: reason) }
             throw .cannotOpen(path: path, reason: reason)
         }
         let format = AudioFormatInfo(

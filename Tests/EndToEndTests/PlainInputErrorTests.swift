@@ -93,4 +93,24 @@ import Testing
         #expect(run.stderr.contains("bad.mp3: error: not a readable audio file"), "\(run.stderr)")
         #expect(!run.stderr.contains("does not exist"), "\(run.stderr)")
     }
+
+    /// A CAF holding Apple Lossless with its settings laid out as ffmpeg writes them (a QuickTime 'frma' atom before the
+    /// configuration), which libsndfile cannot open: the message names the container and the codec and gives a command
+    /// that converts it, not "convert it to WAV, CAF or FLAC" of a file that is a CAF (#46).
+    @Test func aCAFOfACodecLibsndfileCannotDecodeIsNamedWithAConversion() throws {
+        let scratch = Scratch()
+        func bigEndian<T: FixedWidthInteger>(_ value: T) -> [UInt8] { withUnsafeBytes(of: value.bigEndian) { Array($0) } }
+        func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] { Array(type.utf8) + bigEndian(Int64(body.count)) + body }
+        let description = bigEndian(UInt64(16_000.0.bitPattern)) + Array("alac".utf8) + bigEndian(UInt32(1)) + bigEndian(UInt32(0))
+            + bigEndian(UInt32(4096)) + bigEndian(UInt32(1)) + bigEndian(UInt32(0))
+        let cookie = bigEndian(UInt32(12)) + Array("frmaalac".utf8) + bigEndian(UInt32(36)) + Array("alac".utf8) + [UInt8](repeating: 0, count: 12)
+        let bytes = Array("caff".utf8) + bigEndian(UInt16(1)) + bigEndian(UInt16(0)) + chunk("desc", description) + chunk("kuki", cookie)
+            + chunk("pakt", [UInt8](repeating: 0, count: 24)) + chunk("data", [UInt8](repeating: 0, count: 104))
+        let file = scratch.file("phone night.caf")
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        let run = try CommandRunner.run(["analyze", file, "--db", scratch.file("db.sqlite")])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("a CAF file of 'alac' audio that libsndfile cannot decode"), "\(run.stderr)")
+        #expect(run.stderr.contains("ffmpeg -i 'phone night.caf' 'phone night.flac'"), "\(run.stderr)")
+    }
 }
