@@ -71,6 +71,12 @@ public struct DetectionScores: Equatable, Sendable {
     public var labels: [String] { classWise.keys.sorted() }
 
     /// Mean over classes of a class-wise score, skipping undefined ones (sed_eval's `nanmean`).
+    /// The classes a class average of `score` is taken over: those where it is defined (F1 and precision need a
+    /// detection or a reference, as sed_eval leaves the others out).
+    public func macroClasses(_ score: (DetectionCounts) -> Double?) -> [String] {
+        labels.filter { score(classWise[$0]!) != nil }
+    }
+
     public func macro(_ score: (DetectionCounts) -> Double?) -> Double? {
         let values = labels.compactMap { score(classWise[$0]!) }
         return values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)

@@ -29,6 +29,23 @@ public enum EvaluationReport {
         return table
     }
 
+    /// Which classes each column of the class average covers, where they differ: an average of F1 over the classes the
+    /// system detected beside a recall over every class with a reference reads as a contradiction otherwise.
+    static func coverage(_ scores: DetectionScores) -> String {
+        let columns: [(String, [String])] = [("F1", scores.macroClasses(\.f1)), ("P", scores.macroClasses(\.precision)),
+                                             ("R", scores.macroClasses(\.recall)), ("ER", scores.macroClasses(\.errorRate))]
+        guard Set(columns.map(\.1)).count > 1 else { return "" }
+        var groups: [(names: [String], classes: [String])] = []
+        for (name, classes) in columns {
+            if let index = groups.firstIndex(where: { $0.classes == classes }) { groups[index].names.append(name) } else { groups.append(([name], classes)) }
+        }
+        let parts = groups.map { group in
+            "\(group.names.joined(separator: ", ")) over \(group.classes.count) of \(scores.labels.count) classes"
+                + (group.classes.count == scores.labels.count ? "" : " (\(group.classes.joined(separator: ", ")))")
+        }
+        return "    class average: " + parts.joined(separator: "; ") + "; a class without a detection has no F1 or P\n"
+    }
+
     public static func eventsTable(_ evaluation: EventEvaluation) -> String {
         var text = "Scored like sed_eval: segment-based on \(Formatting.fixed(evaluation.segmentResolution, 1)) s segments; "
             + "event-based with an onset collar of \(Formatting.fixed(evaluation.onsetCollar, 1)) s and an offset collar of "
@@ -36,21 +53,27 @@ public enum EvaluationReport {
             + "Detected events are each profile's episodes. Micro: pooled counts; macro: mean over classes (— where undefined).\n"
         for profile in evaluation.profiles {
             text += "\nprofile \(profile.profile)\n"
-            text += "  segment-based\n" + table(profile.segmentBased).render(indent: "    ")
-            text += "  event-based\n" + table(profile.eventBased).render(indent: "    ")
+            text += "  segment-based\n" + table(profile.segmentBased).render(indent: "    ") + coverage(profile.segmentBased)
+            text += "  event-based\n" + table(profile.eventBased).render(indent: "    ") + coverage(profile.eventBased)
         }
         return text
     }
 
     struct Scores: Encodable {
-        struct Macro: Encodable { var f1: Double?, precision: Double?, recall: Double?, errorRate: Double? }
+        struct Macro: Encodable {
+            var f1: Double?, precision: Double?, recall: Double?, errorRate: Double?
+            /// The classes each average is taken over.
+            var f1Classes: [String], precisionClasses: [String], recallClasses: [String], errorRateClasses: [String]
+        }
         var overall: DetectionCounts
         var macro: Macro
         var classWise: [String: DetectionCounts]
         init(_ scores: DetectionScores) {
             overall = scores.overall
             macro = Macro(f1: scores.macro(\.f1), precision: scores.macro(\.precision), recall: scores.macro(\.recall),
-                          errorRate: scores.macro(\.errorRate))
+                          errorRate: scores.macro(\.errorRate), f1Classes: scores.macroClasses(\.f1),
+                          precisionClasses: scores.macroClasses(\.precision), recallClasses: scores.macroClasses(\.recall),
+                          errorRateClasses: scores.macroClasses(\.errorRate))
             classWise = scores.classWise
         }
     }

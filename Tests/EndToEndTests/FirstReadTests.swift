@@ -55,4 +55,26 @@ import Testing
         let both = try CommandRunner.run(["analyze", "--manifest", manifest, "--start", "2026-03-04T22:00:00Z", "--db", scratch.file("o.sqlite")])
         #expect(both.status == 64)
     }
+
+    /// evaluate's class average says which classes each of its columns covers, where they differ (an F1 of 0.99 beside
+    /// a recall of 0.62 read as a contradiction), in the table and the JSON.
+    @Test func theClassAverageSaysWhichClassesItCovers() throws {
+        let night = CommandRunner.root + "/fixtures/sample-night/sleep_recording_1795302000"
+        // The night's labels and a siren nothing hears (no sound plays then): a class with a reference and no detection.
+        let scratch = Scratch()
+        let labels = scratch.file("labels.tsv")
+        try (try String(contentsOfFile: night + ".tsv", encoding: .utf8) + "sleep_recording_1795302000.caf\t2.000\t4.000\tsiren\n")
+            .write(toFile: labels, atomically: true, encoding: .utf8)
+        let table = try CommandRunner.run(["evaluate", night + ".caf", "--labels", labels, "--profile", "balanced",
+                                           "--model", CommandRunner.root + "/models/rules"])
+        #expect(table.status == 0, "\(table.stderr)")
+        let lines = table.stdout.split(whereSeparator: \.isNewline).filter { $0.contains("class average:") }
+        #expect(!lines.isEmpty, "\(table.stdout)")
+        for line in lines {
+            #expect(line.contains("R, ER over") && line.contains("F1, P over"), "\(line)")
+        }
+        let json = try CommandRunner.run(["evaluate", night + ".caf", "--labels", labels, "--profile", "balanced",
+                                          "--model", CommandRunner.root + "/models/rules", "--format", "json"])
+        #expect(json.stdout.contains("\"f1Classes\"") && json.stdout.contains("\"recallClasses\""))
+    }
 }
