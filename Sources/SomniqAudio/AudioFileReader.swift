@@ -258,7 +258,8 @@ public final class AudioFileReader {
         return digest.finalize().map { String(format: "%02x", $0) }.joined()
     }
 
-    /// The recording time the file's own metadata states (broadcast-WAV origination, or a date string), if any.
+    /// The recording time the file's own metadata states (broadcast-WAV origination, an iXML origination, or a date
+    /// string), if any.
     /// Times without a zone are read as UTC.
     public var metadataStartDate: Date? {
         var buffer = [CChar](repeating: 0, count: 32)
@@ -266,6 +267,7 @@ public final class AudioFileReader {
             let text = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
             if let date = RecordingStartTime.parseMetadataDate(text) { return date }
         }
+        if let date = WAVChunks.iXMLOriginationDate(path: path) { return date }
         if let pointer = sf_get_string(handle, Int32(SF_STR_DATE)) {
             return RecordingStartTime.parseMetadataDate(String(cString: pointer))
         }

@@ -77,4 +77,20 @@ import Testing
                                           "--model", CommandRunner.root + "/models/rules", "--format", "json"])
         #expect(json.stdout.contains("\"f1Classes\"") && json.stdout.contains("\"recallClasses\""))
     }
+
+    /// A field recorder's WAV that names its start only in its iXML (after the audio) is stored with that start.
+    @Test func aRecordersIXMLStartIsTheRecordingsStart() throws {
+        let scratch = Scratch()
+        let path = scratch.file("ZOOM0001.WAV")
+        #expect(try CommandRunner.run(["signal", "sine", "--seconds", "20", "--output", path], product: "somniq-synth").status == 0)
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        let xml = Array("<BWFXML><BEXT><BWF_ORIGINATION_DATE>2026-03-04</BWF_ORIGINATION_DATE><BWF_ORIGINATION_TIME>22:15:07</BWF_ORIGINATION_TIME></BEXT></BWFXML>".utf8)
+        bytes += Array("iXML".utf8) + withUnsafeBytes(of: UInt32(xml.count).littleEndian) { Array($0) } + xml + (xml.count % 2 == 1 ? [0] : [])
+        bytes.replaceSubrange(4..<8, with: withUnsafeBytes(of: UInt32(bytes.count - 8).littleEndian) { Array($0) })
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let db = scratch.file("db.sqlite")
+        #expect(try CommandRunner.run(["analyze", path, "--db", db, "--quiet"]).status == 0)
+        let listed = try CommandRunner.run(["recordings", "--db", db, "--format", "csv"])
+        #expect(listed.stdout.contains(",2026-03-04T22:15:07.000Z,"), "\(listed.stdout)")
+    }
 }
