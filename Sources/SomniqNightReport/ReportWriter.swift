@@ -66,8 +66,12 @@ public struct ReportWriter {
 
     public func write(recordingIDs: [Int64], output: String, progress: (String) -> Void = { _ in }) throws -> Outcome {
         var outcome = Outcome()
-        let single = recordingIDs.count == 1 && Self.isSinglePagePath(output)
-        let folder = single ? (output as NSString).deletingLastPathComponent : output
+        // `-`: one night's page on standard output (its audio embedded or left out: there is no folder beside it).
+        let toStandardOutput = output == "-"
+        precondition(!toStandardOutput || (recordingIDs.count == 1 && (options.embedAudio || options.withoutAudio)),
+                     "a page on standard output is one night's, without an audio folder")
+        let single = recordingIDs.count == 1 && (toStandardOutput || Self.isSinglePagePath(output))
+        let folder = toStandardOutput ? "" : single ? (output as NSString).deletingLastPathComponent : output
         if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
         var nights: [TrendPage.Night] = []
         for (number, id) in recordingIDs.enumerated() {
@@ -81,8 +85,8 @@ public struct ReportWriter {
             }
             let stem = single ? ((output as NSString).lastPathComponent as NSString).deletingPathExtension
                 : "night-\(options.clock.isoDate(options.clock.nightOf(report.recording.startMilliseconds)))-r\(id)"
-            let page = (folder as NSString).appendingPathComponent(stem + ".html")
-            if let refusal = refusal(page) {
+            let page = toStandardOutput ? "-" : (folder as NSString).appendingPathComponent(stem + ".html")
+            if !toStandardOutput, let refusal = refusal(page) {
                 outcome.refusals.append(refusal)
                 continue
             }
@@ -106,7 +110,14 @@ public struct ReportWriter {
                 outcome.clipCount += report.episodes.count { $0.clip != nil }
             }
             let trendHref = recordingIDs.count > 1 && !single ? "index.html" : nil
-            try Self.writeAtomically(NightPage(report: report, clock: options.clock, trendHref: trendHref).render(), to: page)
+            let html = NightPage(report: report, clock: options.clock, trendHref: trendHref).render()
+            if toStandardOutput {
+                let sink = ByteSink.standardOutput()
+                sink.write(html)
+                try sink.finish()
+            } else {
+                try Self.writeAtomically(html, to: page)
+            }
             outcome.pages.append(page)
             report.episodes = report.episodes.map { var episode = $0; episode.clip = nil; return episode }  // the trend page needs no audio
             nights.append(TrendPage.Night(report: report, href: Self.href(stem + ".html")))

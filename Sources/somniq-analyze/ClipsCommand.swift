@@ -40,6 +40,7 @@ struct ClipsCommand: ParsableCommand {
 
     func validate() throws {
         if !(0...600).contains(margin) { throw ValidationError("--margin must lie in 0...600 seconds") }
+        if output == "-" { throw ValidationError("--output - (standard output) cannot hold clip files and an index: give a folder") }
     }
 
     func run() throws {

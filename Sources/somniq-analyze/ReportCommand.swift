@@ -45,7 +45,7 @@ struct ReportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("At most this many seconds of a long episode go in its clip.", valueName: "seconds"))
     var clipSeconds = 60.0
 
-    @Option(help: ArgumentHelp("The page to write (one recording, a name ending in .html) or the folder to write pages into.",
+    @Option(help: ArgumentHelp("The page to write (one recording, a name ending in .html, or - for standard output) or the folder to write pages into.",
                                valueName: "path"))
     var output: String
 
@@ -68,6 +68,14 @@ struct ReportCommand: ParsableCommand {
         guard !ids.isEmpty else {
             Terminal.error("\(db) holds no analysed recording; analyse some first ('somniq-analyze analyze FILE --db \(db)')")
             throw ExitStatus.nothingDone
+        }
+        if output == "-" {
+            guard ids.count == 1 else {
+                throw ValidationError("--output - writes one night's page to standard output; \(ids.count) recordings make several pages: give a folder")
+            }
+            guard embedAudio || noAudio else {
+                throw ValidationError("--output - has no folder beside it for the clips: add --embed-audio or --no-audio")
+            }
         }
         if ids.count > 1 && ReportWriter.isSinglePagePath(output) {
             throw ValidationError("\(ids.count) recordings make several pages and a trend page: give --output a folder, not \(output)")
@@ -97,7 +105,9 @@ struct ReportCommand: ParsableCommand {
                            + "records its new place; --no-audio writes pages without clips)")
         }
         // stdout: the pages written, one path a line (the trend page last), for a script to open or publish.
-        for page in outcome.pages + [outcome.trendPage].compactMap({ $0 }) { Terminal.output(Formatting.printable(page) + "\n") }
+        if output != "-" {
+            for page in outcome.pages + [outcome.trendPage].compactMap({ $0 }) { Terminal.output(Formatting.printable(page) + "\n") }
+        }
         Terminal.error("wrote \(outcome.pages.count) night \(outcome.pages.count == 1 ? "page" : "pages")"
                        + (outcome.trendPage == nil ? "" : " and a trend page") + " with \(outcome.clipCount) clips")
         if outcome.pages.isEmpty { throw ExitStatus.nothingDone }

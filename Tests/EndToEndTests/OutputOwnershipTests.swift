@@ -41,6 +41,21 @@ import Testing
         #expect(ontoDatabase.stderr.contains("this is the database being read"), "\(ontoDatabase.stderr)")
     }
 
+    /// `-` is standard output for every `--output` that can be one (#45 item 1): one night's page, with its audio
+    /// embedded or left out; `clips`, whose output is files, says it cannot.
+    @Test func dashIsStandardOutput() throws {
+        let scratch = Scratch()
+        let db = try analysed(scratch)
+        let page = try CommandRunner.run(["report", "1", "--db", db, "--no-audio", "--output", "-"], directory: scratch.path)
+        #expect(page.status == 0, "\(page.stderr)")
+        #expect(page.stdout.hasPrefix("<!DOCTYPE html>") && page.stdout.contains("somniq-analyze report"))
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("-")), "no file or folder named -")
+        let withAudio = try CommandRunner.run(["report", "1", "--db", db, "--output", "-"], directory: scratch.path)
+        #expect(withAudio.status == 64 && withAudio.stderr.contains("--embed-audio or --no-audio"), "\(withAudio.stderr)")
+        let clips = try CommandRunner.run(["clips", "--db", db, "--output", "-"], directory: scratch.path)
+        #expect(clips.status == 64 && clips.stderr.contains("cannot hold clip files"), "\(clips.stderr)")
+    }
+
     @Test func aReportFolderKeepsAStrangersIndexAndWritesTheNights() throws {
         let scratch = Scratch()
         let db = scratch.file("db.sqlite")
