@@ -2,6 +2,7 @@ import CSV
 import Foundation
 import SomniqAudio
 import SomniqFiles
+import SomniqStore
 
 /// The recordings of a study, listed in a file rather than found by a glob over a network filesystem: one path a line,
 /// or a CSV or TSV table with a `path` column (other columns are left for the study's own use). Paths are relative to
@@ -15,6 +16,8 @@ public struct Manifest: Sendable {
         public var path: String
         /// When the recording began, from the manifest's `start` column (ISO 8601, checked), if it has one.
         public var start: Date? = nil
+        /// What was tried that night, from the manifest's `tags` column (comma-separated, checked), if it has one.
+        public var tags: [String] = []
     }
 
     public let location: String
@@ -26,6 +29,8 @@ public struct Manifest: Sendable {
         case empty(String)
         /// A `start` cell that is no date: the file, its line, the cell and why.
         case badStart(String, Int, String, String)
+        /// A `tags` cell holding a tag that cannot be one: the file, its line, the tag and why.
+        case badTag(String, Int, String, String)
 
         public var description: String {
             switch self {
@@ -37,6 +42,8 @@ public struct Manifest: Sendable {
             case .badStart(let file, let line, let cell, let problem):
                 "\(file):\(line): error: start \(cell): \(problem); write it as ISO 8601 (2026-11-21T23:14:05Z or with an offset, "
                     + "+01:00), or leave the cell empty"
+            case .badTag(let file, let line, let tag, let problem):
+                "\(file):\(line): error: tag \(tag.debugDescription): \(problem); separate tags with commas"
             }
         }
     }
@@ -54,6 +61,7 @@ public struct Manifest: Sendable {
         guard let firstLine = lines.first(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else { throw .empty(path) }
         var listed: [String] = []
         var starts: [String: Date] = [:]
+        var tags: [String: [String]] = [:]
         let delimiter: UnicodeScalar? = firstLine.contains("\t") ? "\t" : firstLine.contains(",") ? "," : nil
         let headerCells = delimiter.map { d in firstLine.split(separator: Character(d), omittingEmptySubsequences: false).map(String.init) }
         if let delimiter, let headerCells, headerCells.contains(where: { Self.isPathHeader($0) }) || Self.looksLikeHeader(headerCells) {
@@ -62,6 +70,7 @@ public struct Manifest: Sendable {
                 let header = reader.headerRow ?? []
                 guard let column = header.firstIndex(where: Self.isPathHeader) else { throw Failure.noPathColumn(path, header) }
                 let startColumn = header.firstIndex { $0.trimmingCharacters(in: .whitespaces).lowercased() == "start" }
+                let tagsColumn = header.firstIndex { $0.trimmingCharacters(in: .whitespaces).lowercased() == "tags" }
                 var line = 1
                 while let row = reader.next() {
                     line += 1
@@ -69,6 +78,13 @@ public struct Manifest: Sendable {
                     let cell = row[column]
                     guard !cell.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
                     listed.append(cell)
+                    if let tagsColumn, tagsColumn < row.count {
+                        let written = row[tagsColumn].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                        for tag in written {
+                            if let problem = AnalysisStore.tagProblem(tag) { throw Failure.badTag(path, line, tag, problem) }
+                        }
+                        tags[cell] = written
+                    }
                     if let startColumn, startColumn < row.count {
                         let written = row[startColumn].trimmingCharacters(in: .whitespaces)
                         guard !written.isEmpty else { continue }
@@ -96,7 +112,7 @@ public struct Manifest: Sendable {
             let identity = Self.normalise(written)
             guard seen.insert(identity).inserted else { return nil }
             let resolved = written.hasPrefix("/") ? written : (folder.isEmpty ? written : (folder as NSString).appendingPathComponent(written))
-            return Entry(identity: identity, path: resolved, start: starts[written])
+            return Entry(identity: identity, path: resolved, start: starts[written], tags: tags[written] ?? [])
         }
     }
 

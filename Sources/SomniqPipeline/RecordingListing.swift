@@ -20,17 +20,21 @@ public struct RecordingListing: Sendable {
         /// `name@version`, for a complete analysis.
         public var model: String?
         public var profiles: [AnalysisStore.ProfileRun]
+        /// The night's tags (`somniq-analyze tag`), sorted.
+        public var tags: [String]
     }
 
     public var entries: [Entry]
 
     public init(store: AnalysisStore) throws(StoreError) {
         let runs = try store.profileRuns()
+        let tags = try store.tagsByRecording()
         entries = try store.recordings().map { record in
             Entry(id: record.id, path: record.path, startUtc: record.startUTC, durationSeconds: record.durationSeconds,
                   status: record.status, errorCode: record.errorCode, errorMessage: record.errorMessage,
                   truncated: record.truncated, declaredFrames: record.declaredFrames, sampleRate: record.sampleRate,
-                  model: record.modelName.map { "\($0)@\(record.modelVersion ?? "")" }, profiles: runs[record.id] ?? [])
+                  model: record.modelName.map { "\($0)@\(record.modelVersion ?? "")" }, profiles: runs[record.id] ?? [],
+                  tags: tags[record.id] ?? [])
         }
     }
 
@@ -45,11 +49,11 @@ public struct RecordingListing: Sendable {
     }
 
     public func table() -> String {
-        var table = TextTable(headers: ["id", "start (UTC)", "duration", "status", "model", "episodes per profile", "path"],
-                              alignments: [.right, .left, .right, .left, .left, .left, .left])
+        var table = TextTable(headers: ["id", "start (UTC)", "duration", "status", "model", "episodes per profile", "tags", "path"],
+                              alignments: [.right, .left, .right, .left, .left, .left, .left, .left])
         for entry in entries {
             table.append([String(entry.id), entry.startUtc ?? "", entry.durationSeconds.map(Formatting.clock) ?? "", Self.state(entry),
-                          entry.model ?? "", Self.episodes(entry), entry.path])
+                          entry.model ?? "", Self.episodes(entry), entry.tags.joined(separator: ","), entry.path])
         }
         var text = table.render()
         // Why each failure failed, below the table (messages are long).
@@ -66,7 +70,7 @@ public struct RecordingListing: Sendable {
     public func csv() -> String {
         CSVText.make { writer in
             writer.write(row: ["id", "path", "start_utc", "duration_s", "status", "error_code", "error_message", "truncated",
-                               "declared_frames", "sample_rate", "model", "profiles", "episodes", "alerts"])
+                               "declared_frames", "sample_rate", "model", "profiles", "episodes", "alerts", "tags"])
             for entry in entries {
                 writer.integer(entry.id); writer.text(entry.path); writer.text(entry.startUtc ?? "")
                 if let duration = entry.durationSeconds { writer.number(duration) } else { writer.plain("") }
@@ -78,6 +82,7 @@ public struct RecordingListing: Sendable {
                 writer.text(entry.profiles.map(\.profile).joined(separator: " "))
                 writer.text(entry.profiles.map { "\($0.profile)=\($0.episodes)" }.joined(separator: " "))
                 writer.text(entry.profiles.map { "\($0.profile)=\($0.alerts)" }.joined(separator: " "))
+                writer.text(entry.tags.joined(separator: ","))
                 writer.endRow()
             }
         }

@@ -207,6 +207,7 @@ public struct Exporter {
         json.string("what", what.rawValue)
         if let profile { json.string("profile", profile) }
         json.beginArray("recordings", multiline: true)
+        let tags = try store.tagsByRecording()
         for r in records {
             json.beginObject(multiline: true)
             json.integer("id", r.id)
@@ -221,6 +222,11 @@ public struct Exporter {
             }
             json.string("model", "\(r.modelName ?? "")@\(r.modelVersion ?? "")+profiles@\(r.profilesVersion ?? "")")
             if let sha = r.contentSHA256 { json.string("contentSha256", sha) }
+            if let nightTags = tags[r.id], !nightTags.isEmpty {
+                json.beginArray("tags")
+                for tag in nightTags { json.string(nil, tag) }
+                json.endArray()
+            }
             json.beginArray(what.rawValue, multiline: true)
             switch what {
             case .episodes:

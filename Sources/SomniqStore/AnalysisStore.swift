@@ -678,7 +678,7 @@ public final class AnalysisStore: Sendable {
         }
     }
 
-    private func read<Value>(_ body: (Database) throws -> Value) throws(StoreError) -> Value {
+    func read<Value>(_ body: (Database) throws -> Value) throws(StoreError) -> Value {
         do {
             return try writer.read(body)
         } catch {

@@ -208,6 +208,15 @@ enum Schema {
                 FROM windows GROUP BY recording_id, top_class;
                 """)
         }
+        migrator.registerMigration("v7-night-tags") { db in
+            // What the sleeper tried that night (a mouthguard, no alcohol), by the audio's identity rather than the
+            // recording's row, so that a tag outlives a reanalysis and travels with a merge.
+            try db.create(table: "night_tags", options: [.withoutRowID]) { table in
+                table.column("content_sha256", .text).notNull()
+                table.column("tag", .text).notNull()
+                table.primaryKey(["content_sha256", "tag"])
+            }
+        }
         return migrator
     }
 }

@@ -84,6 +84,8 @@ extension AnalysisStore {
                         outcome.failuresAdded += 1
                     }
                     try db.execute(sql: "DROP TABLE temp.merge_episode_map")
+                    // Tags follow the audio, whichever database analysed it.
+                    try db.execute(sql: "INSERT OR IGNORE INTO main.night_tags (content_sha256, tag) SELECT content_sha256, tag FROM shard.night_tags")
                     return .commit
                 }
                 return outcome

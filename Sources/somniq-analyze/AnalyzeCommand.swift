@@ -29,7 +29,7 @@ struct AnalyzeCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp(
         "A file listing the recordings: one path a line, or a CSV or TSV table with a 'path' column.",
-        discussion: "Paths are relative to the manifest's folder unless absolute; a file that is missing is recorded as failed, the others go on. A 'start' column gives each recording's start time (ISO 8601; an empty cell: from the file), as --start does for one.",
+        discussion: "Paths are relative to the manifest's folder unless absolute; a file that is missing is recorded as failed, the others go on. A 'start' column gives each recording's start time (ISO 8601; an empty cell: from the file), as --start does for one; a 'tags' column tags each night (comma-separated; see 'tag').",
         valueName: "file"))
     var manifest: String?
 
@@ -91,16 +91,20 @@ struct AnalyzeCommand: ParsableCommand {
 
     /// The recordings to analyse (the command line's and the manifest's, then this shard's share of them), and the start
     /// times the manifest gives some of them (its `start` column).
-    func selectedFilesAndStarts() throws -> (files: [String], starts: [String: Date]) {
+    func selectedFilesAndStarts() throws -> (files: [String], starts: [String: Date], tags: [String: [String]]) {
         var files = try InputCollector.collectNamed(inputs)
         var identities = files.map(Manifest.normalise)
         var starts: [String: Date] = [:]
+        var tags: [String: [String]] = [:]
         if let manifest {
             do {
                 let listed = try Manifest(path: manifest)
                 files += listed.entries.map(\.path)
                 identities += listed.entries.map(\.identity)
-                for entry in listed.entries { starts[entry.path] = entry.start }
+                for entry in listed.entries {
+                    starts[entry.path] = entry.start
+                    if !entry.tags.isEmpty { tags[entry.path] = entry.tags }
+                }
             } catch .unreadable(let file, let reason) {
                 // The file, not the command line, is at fault: nothing can be done.
                 Terminal.error(Manifest.Failure.unreadable(file, reason).description)
@@ -112,7 +116,7 @@ struct AnalyzeCommand: ParsableCommand {
         if start != nil, !starts.isEmpty {
             throw ValidationError("--start and the manifest's start column both give start times; keep one")
         }
-        guard let shard else { return (files, starts) }
+        guard let shard else { return (files, starts, tags) }
         let chosen: Shard
         do {
             chosen = shard == "auto" ? try Shard.fromEnvironment(ProcessInfo.processInfo.environment, count: shardCount) : try Shard.parse(shard)
@@ -121,13 +125,13 @@ struct AnalyzeCommand: ParsableCommand {
         }
         let selection = ShardSelection(shard: chosen, paths: files, identities: identities)
         Terminal.error(selection.summary)
-        return (selection.paths, starts)
+        return (selection.paths, starts, tags)
     }
 
     func run() throws {
         let bundle = try modelOptions.load()
         let profiles = try selectedProfiles(bundle)
-        let (files, starts) = try selectedFilesAndStarts()
+        let (files, starts, tags) = try selectedFilesAndStarts()
         guard !files.isEmpty || shard != nil else {
             throw ValidationError("no audio files found in \((inputs + [manifest].compactMap { $0 }).joined(separator: ", "))")
         }
@@ -165,6 +169,11 @@ struct AnalyzeCommand: ParsableCommand {
         }
         ticker?.stop()
         interruption.stop()
+        // The manifest's tags, on the nights now in the database (added to any they had; `tag --remove` takes one off).
+        for (path, nightTags) in tags.sorted(by: { $0.key < $1.key }) {
+            guard let id = try? store.recordingID(forPath: path) else { continue }
+            try store.changeTags(recordingID: id, adding: nightTags, removing: [])
+        }
 
         let summary = batch.snapshot
         let wall = Date().timeIntervalSince(began)

@@ -10,13 +10,14 @@ enum StoreOpening {
     /// - Parameters:
     ///   - existing: the database must already exist; the command only reads results, so the schema is never changed.
     ///   - adoptForeign: add our tables to a database of another application (`analyze --adopt-database`).
-    static func open(_ path: String, existing: Bool = false, adoptForeign: Bool = false) throws -> AnalysisStore {
+    /// Opens the database at `path`; `existing`: it must exist, and is only read unless `writes` says otherwise.
+    static func open(_ path: String, existing: Bool = false, writes: Bool? = nil, adoptForeign: Bool = false) throws -> AnalysisStore {
         if existing, !FileManager.default.fileExists(atPath: path) {
             Terminal.error("\(path): error: no such database; analyse recordings into it first, or pass --db")
             throw ExitStatus.nothingDone
         }
         do {
-            let store = try AnalysisStore(path: path, upgrade: !existing, adoptForeign: adoptForeign)
+            let store = try AnalysisStore(path: path, upgrade: writes ?? !existing, adoptForeign: adoptForeign)
             lock.withLock { opened.append(store) }
             return store
         } catch {

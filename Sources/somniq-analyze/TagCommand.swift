@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import SomniqPipeline
+import SomniqStore
+
+struct TagCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tag",
+        abstract: "Tag nights with what was tried (a mouthguard, no alcohol, sleeping on the side), or list their tags.",
+        discussion: """
+            Tags are stored in the database with the recording's audio (its SHA-256), so they need no reanalysis, outlive \
+            one, and travel with a merge. Without --add or --remove, prints each recording's tags. A tag is 1-40 \
+            characters, without a comma or a control character.
+            Prints, one line per recording: its id, path and tags (comma-separated).
+            """)
+
+    @Argument(help: ArgumentHelp("Recordings, by id or path (default: every analysed recording in --db).", valueName: "id|path"))
+    var recordings: [String] = []
+
+    @Option(help: ArgumentHelp("SQLite database.", valueName: "path"))
+    var db = "somniq.sqlite"
+
+    @Option(help: ArgumentHelp("A tag to add (repeatable).", valueName: "tag"))
+    var add: [String] = []
+
+    @Option(help: ArgumentHelp("A tag to remove (repeatable).", valueName: "tag"))
+    var remove: [String] = []
+
+    func validate() throws {
+        for tag in add + remove {
+            if let problem = AnalysisStore.tagProblem(tag) { throw ValidationError("tag '\(Formatting.printable(tag))': \(problem)") }
+        }
+        if (!add.isEmpty || !remove.isEmpty) && recordings.isEmpty {
+            throw ValidationError("name the recordings to tag (ids or paths; 'somniq-analyze recordings' lists them)")
+        }
+    }
+
+    func run() throws {
+        let changing = !add.isEmpty || !remove.isEmpty
+        let store = try StoreOpening.open(db, existing: true, writes: changing)
+        let ids = try RecordingSelection.resolve(recordings, store: store, db: db)
+        for id in ids {
+            guard let record = try store.recording(id: id) else { continue }
+            let tags: [String]
+            if changing {
+                guard record.status == "complete" else {
+                    Terminal.error("recording \(id) (\(Formatting.printable(record.fileName))): error: its analysis failed, so it has "
+                                   + "no night to tag; analyse it again first")
+                    throw ExitStatus.someInputsFailed
+                }
+                tags = try store.changeTags(recordingID: id, adding: add, removing: remove)
+            } else {
+                tags = try store.tags(recordingID: id)
+            }
+            Terminal.output("\(id)\t\(Formatting.printable(record.path))\t\(tags.map(Formatting.printable).joined(separator: ","))\n")
+        }
+    }
+}
