@@ -1,19 +1,21 @@
 import Foundation
 
 /// Files written whole or not at all. Each is written under a hidden name beside its destination,
-/// `.<name>.partial-<pid>`, created exclusively and never through a symbolic link, and renamed into place once
+/// `.<name>.somniq-partial-<pid>`, created exclusively and never through a symbolic link, and renamed into place once
 /// complete: a rename replaces a link planted at the destination, never the file it points to, and a reader never sees
 /// half a file. The partial files of this process are remembered, so that a command interrupted by a signal removes
 /// them (`removeAllOfThisProcess`); those an earlier process left when killed outright are removed by the next run
 /// that writes the same destination (`removeStale`).
 public enum PartialFiles {
     private static let lock = NSLock()
+    /// What sets the tool's partial files apart from anyone else's, so that removing stale ones never takes a user's.
+    static let marker = ".somniq-partial-"
     nonisolated(unsafe) private static var inFlight: Set<String> = []
 
     /// The partial file of `destination` for this process.
     public static func path(for destination: String) -> String {
         let url = URL(fileURLWithPath: destination)
-        return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial-\(getpid())").path
+        return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent)\(marker)\(getpid())").path
     }
 
     /// Creates the partial file of `destination` (removing one of this process left by an earlier attempt) and returns
@@ -70,7 +72,7 @@ public enum PartialFiles {
     public static func removeStale(inFolder folder: String, named: String? = nil) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
         for name in names where name.hasPrefix(".") {
-            guard let marker = name.range(of: ".partial-", options: .backwards),
+            guard let marker = name.range(of: Self.marker, options: .backwards),
                   named.map({ name[name.index(after: name.startIndex)..<marker.lowerBound] == $0 }) ?? true,
                   let pid = Int32(name[marker.upperBound...]), pid > 0, pid != getpid(),
                   kill(pid, 0) != 0, errno == ESRCH else { continue }

@@ -146,9 +146,9 @@ import Testing
         // A process id no process has: what a run killed outright (SIGKILL, a power cut) leaves behind.
         var gone: Int32 = 4_000_000
         while kill(gone, 0) == 0 || errno != ESRCH { gone -= 1 }
-        let stale = scratch.file(".out.json.partial-\(gone)")
+        let stale = scratch.file(".out.json.somniq-partial-\(gone)")
         try "half an export".write(toFile: stale, atomically: true, encoding: .utf8)
-        let live = scratch.file(".out.json.partial-1")  // process 1 runs: its file is its own
+        let live = scratch.file(".out.json.somniq-partial-1")  // process 1 runs: its file is its own
         try "another's".write(toFile: live, atomically: true, encoding: .utf8)
         #expect(try CommandRunner.run(["export", "--db", db, "--format", "json", "--output", scratch.file("out.json")]).status == 0)
         #expect(!FileManager.default.fileExists(atPath: stale))
@@ -173,7 +173,7 @@ import Testing
         try "an earlier export".write(toFile: output, atomically: true, encoding: .utf8)
         let process = try CommandRunner.start(["export", "--db", db, "--what", "windows", "--format", "json", "--output", output,
                                                "--force"])
-        let partial = { (try? FileManager.default.contentsOfDirectory(atPath: scratch.path))?.contains { $0.contains(".partial-") } ?? false }
+        let partial = { (try? FileManager.default.contentsOfDirectory(atPath: scratch.path))?.contains { $0.contains(".somniq-partial-") } ?? false }
         #expect(process.pause(once: partial), "stopped while writing")
         process.send(signal)
         process.waitUntilExit()
