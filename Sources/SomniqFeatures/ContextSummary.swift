@@ -32,43 +32,54 @@ public struct ContextSummary: Sendable {
         (.cleanShareDb, .contextCleanShareMean, .contextCleanShareStd),
     ]
 
-    /// The last `spanWindows` windows' values of `summarised` (then the level), oldest first once full.
-    private var history: [[Float]]
+    /// The last `spanWindows` windows' values of `summarised` (then the level), a row each, in a ring.
+    private var history: [Float]
     private var next = 0
     private var count = 0
+    private static let width = summarised.count + 1
 
     public init() {
-        history = [[Float]](repeating: [Float](repeating: 0, count: Self.summarised.count + 1), count: Self.spanWindows)
+        history = [Float](repeating: 0, count: Self.spanWindows * Self.width)
     }
 
     /// Writes the context features of the window `features` (its own features complete), and remembers the window.
     public mutating func summarise(_ features: inout FeatureVector) {
-        let levelColumn = Self.summarised.count
-        for (column, entry) in Self.summarised.enumerated() { history[next][column] = features[entry.source] }
-        history[next][levelColumn] = features[.rmsDbfs]
+        let width = Self.width, levelColumn = Self.summarised.count
+        for (column, entry) in Self.summarised.enumerated() { history[next * width + column] = features[entry.source] }
+        history[next * width + levelColumn] = features[.rmsDbfs]
         next = (next + 1) % Self.spanWindows
         count = min(count + 1, Self.spanWindows)
 
         let level = features[.rmsDbfs]
-        // Oldest first, so that the sums add in the same order however the ring stands.
-        let span = (0..<count).map { history[(next - count + $0 + Self.spanWindows) % Self.spanWindows] }
-        let context = span.filter { abs($0[levelColumn] - level) <= Self.levelToleranceDb }
-        let n = Float(context.count)
+        // The span's rows oldest first, so that the sums add in the same order however the ring stands; the context is
+        // those at the window's level.
+        let oldest = next - count + Self.spanWindows
+        func row(_ k: Int) -> Int { ((oldest + k) % Self.spanWindows) * width }
+        func inContext(_ k: Int) -> Bool { abs(history[row(k) + levelColumn] - level) <= Self.levelToleranceDb }
+        var members = 0
+        for k in 0..<count where inContext(k) { members += 1 }
+        let n = Float(members)
         for (column, entry) in Self.summarised.enumerated() {
             var sum: Float = 0
-            for row in context { sum += row[column] }
+            for k in 0..<count where inContext(k) { sum += history[row(k) + column] }
             let mean = sum / n
             var squares: Float = 0
-            for row in context { squares += (row[column] - mean) * (row[column] - mean) }
+            for k in 0..<count where inContext(k) {
+                let deviation = history[row(k) + column] - mean
+                squares += deviation * deviation
+            }
             features[entry.mean] = mean
             features[entry.spread] = (squares / n).squareRoot()
         }
         var levelSum: Float = 0
-        for row in span { levelSum += row[levelColumn] }
-        let levelMean = levelSum / Float(span.count)
+        for k in 0..<count { levelSum += history[row(k) + levelColumn] }
+        let levelMean = levelSum / Float(count)
         var levelSquares: Float = 0
-        for row in span { levelSquares += (row[levelColumn] - levelMean) * (row[levelColumn] - levelMean) }
-        features[.contextLevelStdDb] = (levelSquares / Float(span.count)).squareRoot()
+        for k in 0..<count {
+            let deviation = history[row(k) + levelColumn] - levelMean
+            levelSquares += deviation * deviation
+        }
+        features[.contextLevelStdDb] = (levelSquares / Float(count)).squareRoot()
         features[.contextLevelShare] = n / Float(Self.spanWindows)
     }
 }
