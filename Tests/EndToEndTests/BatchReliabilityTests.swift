@@ -33,6 +33,9 @@ struct DatabaseCheck {
     init(_ path: String) throws {
         var configuration = Configuration()
         configuration.readonly = true
+        // A command closing the same database (its last connection checkpoints the log) holds it for a moment: wait,
+        // as the tool's own readers do, rather than fail the check with "database is locked".
+        configuration.busyMode = .timeout(10)
         queue = try DatabaseQueue(path: path, configuration: configuration)
     }
 
