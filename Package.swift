@@ -81,7 +81,9 @@ let package = Package(
         .testTarget(name: "SomniqStoreTests", dependencies: ["SomniqStore", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "SomniqEvaluationTests", dependencies: ["SomniqEvaluation"]),
         .testTarget(name: "SomniqFitTests", dependencies: ["SomniqFit"]),
-        .testTarget(name: "SomniqPipelineTests", dependencies: ["SomniqPipeline", "SomniqSynth", "SomniqLabelledAudio", "SomniqAudio"]),
+        .testTarget(name: "SomniqPipelineTests", dependencies: [
+            "SomniqPipeline", "SomniqSynth", "SomniqLabelledAudio", "SomniqAudio", "SomniqStore", .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
         .testTarget(name: "SomniqNightReportTests", dependencies: ["SomniqNightReport", "SomniqPipeline", "SomniqStore", "SomniqModel", "SomniqDetection"]),
         .testTarget(name: "SomniqClusterTests", dependencies: ["SomniqCluster"]),
         .testTarget(name: "SomniqRegressionTests", dependencies: ["SomniqRegression", "SomniqPipeline"]),

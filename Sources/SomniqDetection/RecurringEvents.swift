@@ -15,6 +15,15 @@ public struct RecurringEvent: Equatable, Sendable {
 
     public var durationSeconds: Double { offsetSeconds - onsetSeconds }
 
+    public init(classIndex: Int, onsetSeconds: Double, offsetSeconds: Double, peakDbfs: Float, confidence: Float, bout: Int? = nil) {
+        self.classIndex = classIndex
+        self.onsetSeconds = onsetSeconds
+        self.offsetSeconds = offsetSeconds
+        self.peakDbfs = peakDbfs
+        self.confidence = confidence
+        self.bout = bout
+    }
+
     /// Whether the event and `span` share some time.
     public func overlaps(_ span: ClosedRange<Double>) -> Bool {
         onsetSeconds < span.upperBound && span.lowerBound < offsetSeconds
@@ -29,6 +38,13 @@ public struct Bout: Equatable, Sendable {
     public var eventCount: Int
 
     public var durationSeconds: Double { offsetSeconds - onsetSeconds }
+
+    public init(classIndex: Int, onsetSeconds: Double, offsetSeconds: Double, eventCount: Int) {
+        self.classIndex = classIndex
+        self.onsetSeconds = onsetSeconds
+        self.offsetSeconds = offsetSeconds
+        self.eventCount = eventCount
+    }
 }
 
 /// Finds a class's events and bouts: wherever the classifier hears the class (windows at or above the rhythm's

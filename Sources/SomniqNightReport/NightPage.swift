@@ -1,4 +1,5 @@
 import Foundation
+import SomniqDetection
 import SomniqPipeline
 
 /// One night's page: a self-contained HTML document (inline CSS, SVG and one small script; nothing fetched).
@@ -33,6 +34,7 @@ public struct NightPage {
         html += "<body>\n"
         header(&html)
         summary(&html)
+        snoring(&html)
         timeline(&html)
         profiles(&html)
         episodes(&html)
@@ -68,8 +70,15 @@ public struct NightPage {
 
     private func summary(_ html: inout String) {
         html += "<section aria-labelledby=\"summary\">\n<h2 id=\"summary\">Summary</h2>\n<div class=\"cards\">\n"
-        card(&html, grouped(report.snores.count), "snores")
-        card(&html, Formatting.fixed(report.snoresPerHour, 0), "snores per hour")
+        if let snoring = report.snoring {
+            card(&html, Formatting.fixed(snoring.snoreScore, 0), "<a href=\"#snoring\">snore score</a>")
+            card(&html, SnoringWords.percent(snoring.snoringShare), "of the night snoring")
+            card(&html, grouped(snoring.snores), "snores")
+            card(&html, Formatting.fixed(snoring.snoresPerHour, 0), "snores per hour")
+        } else {
+            card(&html, grouped(report.snores.count), "snores")
+            card(&html, Formatting.fixed(report.snoresPerHour, 0), "snores per hour")
+        }
         card(&html, Formatting.fixed(report.boutMinutes, 1), "minutes in \(report.snoringBouts.count) snoring "
              + (report.snoringBouts.count == 1 ? "bout" : "bouts"))
         if let longest = report.longestBout {
@@ -125,6 +134,66 @@ public struct NightPage {
         }
         html += "<p class=\"note\">These are sounds a microphone heard, counted by a program: not a medical diagnosis. Pauses in "
             + "snoring followed by gasps can have many causes; if they worry you, talk to a doctor, who may suggest a sleep study.</p>\n"
+        html += "</section>\n"
+    }
+
+    // MARK: - Snoring
+
+    /// The snore score and what it is made of: the time in each loudness band, the breathing pace (over the night and
+    /// per bout), and the loudest snores to play.
+    private func snoring(_ html: inout String) {
+        guard let snoring = report.snoring else { return }
+        html += "<section aria-labelledby=\"snoring\">\n<h2 id=\"snoring\">Snoring</h2>\n"
+        guard let score = SnoringWords.score(snoring) else {
+            html += "<p>No snoring bout: snore score 0.</p>\n"
+            if let pace = SnoringWords.pace(snoring) { html += "<p>\(esc(pace.prefix(1).uppercased() + pace.dropFirst())).</p>\n" }
+            html += "</section>\n"
+            return
+        }
+        html += "<p>\(esc(score.prefix(1).uppercased() + score.dropFirst())). The score is the share of the night spent snoring, "
+            + "each breath weighed by how loud its snore stood over the room (\(Int(NightSummary.fullWeightDb)) dB or more counts "
+            + "whole): 0 is a night without snoring, 100 a whole night of snores \(Int(NightSummary.fullWeightDb)) dB over the room.</p>\n"
+        html += "<div class=\"scroll\"><table>\n<caption class=\"note\">Snoring time by loudness over the room's background</caption>\n"
+            + "<tr><th>loudness</th><th>over the room</th><th class=\"n\">minutes</th><th class=\"n\">share of snoring</th></tr>\n"
+        let floors = NightSummary.Band.floorsDb.map { Int($0) }
+        for (index, band) in NightSummary.Band.allCases.enumerated().reversed() {
+            let range = index == 0 ? "under \(floors[0]) dB" : index == floors.count ? "\(floors[index - 1]) dB and more"
+                : "\(floors[index - 1])–\(floors[index]) dB"
+            let minutes = snoring.bandMinutes[index]
+            html += "<tr><td>\(band.words)</td><td>\(range)</td><td class=\"n\">\(Formatting.fixed(minutes, 1))</td>"
+                + "<td class=\"n\">\(SnoringWords.percent(minutes / snoring.snoringMinutes))</td></tr>\n"
+        }
+        html += "</table></div>\n"
+        if let pace = SnoringWords.pace(snoring) { html += "<p>\(esc(pace.prefix(1).uppercased() + pace.dropFirst())).</p>\n" }
+        let bouts = report.snoringBouts
+        if !bouts.isEmpty {
+            html += "<div class=\"scroll\"><table>\n<caption class=\"note\">Snoring bouts and their breathing pace (breaths a "
+                + "minute: the median, and the 10th to 90th percentile)</caption>\n<tr><th>from</th><th class=\"n\">length</th>"
+                + "<th class=\"n\">snores</th><th class=\"n\">breaths a minute</th></tr>\n"
+            for bout in bouts {
+                var pace = "—"
+                if let median = bout.breathsPerMinute, let low = bout.breathsPerMinuteLow, let high = bout.breathsPerMinuteHigh {
+                    pace = Formatting.fixed(median, 0) + (Formatting.fixed(low, 0) == Formatting.fixed(high, 0) ? ""
+                        : " (\(Formatting.fixed(low, 0))–\(Formatting.fixed(high, 0)))")
+                }
+                html += "<tr><td>\(clock.timeWithSeconds(at(bout.onsetSeconds)))</td>"
+                    + "<td class=\"n\">\(duration(bout.offsetSeconds - bout.onsetSeconds))</td><td class=\"n\">\(grouped(bout.eventCount))</td>"
+                    + "<td class=\"n\">\(pace)</td></tr>\n"
+            }
+            html += "</table></div>\n"
+        }
+        if !report.loudestSnores.isEmpty {
+            html += "<p><b>Loudest snores:</b></p>\n<ol>\n"
+            for snore in report.loudestSnores {
+                html += "<li>\(clock.timeWithSeconds(at(snore.onsetSeconds))), \(Formatting.fixed(snore.overRoomDb, 0)) dB over the room"
+                if let clip = snore.clip {
+                    html += " <audio controls preload=\"none\" src=\"\(esc(clip))\" "
+                        + "aria-label=\"snore at \(clock.timeWithSeconds(at(snore.onsetSeconds)))\"></audio>"
+                }
+                html += "</li>\n"
+            }
+            html += "</ol>\n"
+        }
         html += "</section>\n"
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SomniqStore
 
 /// What one night's page shows, gathered from the database: plain values, so that the page is a pure function of
 /// them (the same night, profile and time zone give the same bytes).
@@ -56,6 +57,21 @@ public struct NightReport: Sendable {
         public var onsetSeconds: Double
         public var offsetSeconds: Double
         public var eventCount: Int
+        /// A snoring bout's breaths a minute: median, 10th and 90th percentile (nil where none was read).
+        public var breathsPerMinute: Double? = nil
+        public var breathsPerMinuteLow: Double? = nil
+        public var breathsPerMinuteHigh: Double? = nil
+    }
+
+    /// One of the night's loudest snores (of a bout), with its clip once cut.
+    public struct LoudSnore: Sendable {
+        public var onsetSeconds: Double
+        public var offsetSeconds: Double
+        public var peakDbfs: Double
+        /// Its loudest 10 ms over the room's background at that moment, dB.
+        public var overRoomDb: Double
+        public var clip: String?
+        public var clipStartSeconds: Double?
     }
 
     /// Snoring that stopped for at least `SnoringPause.minimumSeconds` and ended in a gasp.
@@ -95,6 +111,10 @@ public struct NightReport: Sendable {
     public var snores: [Event]
     public var bouts: [Bout]
     public var profiles: [ProfileColumn]
+    /// The snorer's figures of the night (score, bands, pace); nil for a night stored without them.
+    public var snoring: NightSummaryRecord?
+    /// The loudest snores of bouts over the room, loudest first (`loudestSnoreCount` at most).
+    public var loudestSnores: [LoudSnore] = []
     /// Clips that could not be cut, and why (the page says the audio is missing, not that there was none).
     public var audioProblem: String?
 
@@ -116,6 +136,7 @@ public struct NightReport: Sendable {
     // MARK: - The summary
 
     public static let tiers = ["critical", "high", "medium", "low"]
+    public static let loudestSnoreCount = 5
     public static let severities = ["severe", "moderate", "mild"]
 
     public var snoringBouts: [Bout] { bouts.filter { $0.classID == "snoring" } }

@@ -1,4 +1,6 @@
 import Foundation
+import SomniqDetection
+import SomniqFeatures
 import SomniqModel
 import SomniqPipeline
 import SomniqStore
@@ -60,7 +62,12 @@ public struct NightReportBuilder {
             NightReport.Event(onsetSeconds: $0.onsetSeconds, offsetSeconds: $0.offsetSeconds, peakDbfs: $0.peakDbfs, inBout: $0.boutIndex != nil)
         }
         let bouts = try store.bouts(recordingID: id).map {
-            NightReport.Bout(classID: $0.classID, onsetSeconds: $0.onsetSeconds, offsetSeconds: $0.offsetSeconds, eventCount: $0.eventCount)
+            NightReport.Bout(classID: $0.classID, onsetSeconds: $0.onsetSeconds, offsetSeconds: $0.offsetSeconds, eventCount: $0.eventCount,
+                             breathsPerMinute: $0.breathsPerMinute, breathsPerMinuteLow: $0.breathsPerMinuteLow,
+                             breathsPerMinuteHigh: $0.breathsPerMinuteHigh)
+        }
+        let loudestSnores = try Self.loudestSnores(events.filter { $0.classID == NightSummary.snoringClass && $0.boutIndex != nil }) {
+            try store.envelope(recordingID: id)
         }
 
         // The lanes: every class with an episode, the most urgent tier it reached first, and snoring where snores were
@@ -110,9 +117,23 @@ public struct NightReportBuilder {
             warnings.append("The start time is the file's modification time (the recording carries none): clock times may be off.")
         }
         let levels = try store.windowLevelsOverBackground(recordingID: id)
-        return NightReport(recording: recording, profile: profile, warnings: warnings,
-                           envelope: Self.summarise(levels, into: envelopeWidth), lanes: lanes, episodes: episodes, alerts: alerts,
-                           snores: snores, bouts: bouts, profiles: profiles)
+        var report = NightReport(recording: recording, profile: profile, warnings: warnings,
+                                 envelope: Self.summarise(levels, into: envelopeWidth), lanes: lanes, episodes: episodes, alerts: alerts,
+                                 snores: snores, bouts: bouts, profiles: profiles)
+        report.snoring = try store.nightSummary(recordingID: id)
+        report.loudestSnores = loudestSnores
+        return report
+    }
+
+    /// The loudest of `snores` over the room's background (read from the envelope only when there are snores),
+    /// loudest first, the earlier first on a tie.
+    static func loudestSnores(_ snores: [SoundEventRecord], envelope: () throws -> LevelEnvelope) rethrows -> [NightReport.LoudSnore] {
+        guard !snores.isEmpty else { return [] }
+        let background = BackgroundLevel(envelope: try envelope())
+        return snores.map { snore in
+            NightReport.LoudSnore(onsetSeconds: snore.onsetSeconds, offsetSeconds: snore.offsetSeconds, peakDbfs: snore.peakDbfs,
+                                  overRoomDb: snore.peakDbfs - Double(background.at(seconds: snore.onsetSeconds)))
+        }.sorted { ($0.overRoomDb, $1.onsetSeconds) > ($1.overRoomDb, $0.onsetSeconds) }.prefix(NightReport.loudestSnoreCount).map { $0 }
     }
 
     /// A profile's column from the night's stored alerts and episodes.
@@ -153,12 +174,19 @@ public struct NightReportBuilder {
     @discardableResult
     public static func attachAudio(to report: inout NightReport, placement: AudioPlacement, margin: Double = 2,
                                    maximumSeconds: Double = 60) -> String? {
-        guard !report.episodes.isEmpty else { return nil }
+        guard !report.episodes.isEmpty || !report.loudestSnores.isEmpty else { return nil }
         let start = report.recording.startMilliseconds
+        func utc(_ seconds: Double) -> String {
+            UTCTimestamp.format(milliseconds: UTCTimestamp.milliseconds(startMilliseconds: start, offsetSeconds: seconds))
+        }
+        // The episodes, then the loudest snores (each with its breath either side).
         let excerpts = report.episodes.map { episode in
             ClipCutter.Excerpt(classID: episode.classID, tier: episode.tier, kind: "episode", profile: report.profile,
                                startSeconds: episode.startSeconds, endSeconds: min(episode.endSeconds, episode.startSeconds + maximumSeconds),
-                               startUTC: UTCTimestamp.format(milliseconds: UTCTimestamp.milliseconds(startMilliseconds: start, offsetSeconds: episode.startSeconds)))
+                               startUTC: utc(episode.startSeconds))
+        } + report.loudestSnores.map { snore in
+            ClipCutter.Excerpt(classID: NightSummary.snoringClass, tier: "", kind: "snore", profile: report.profile,
+                               startSeconds: snore.onsetSeconds, endSeconds: snore.offsetSeconds, startUTC: utc(snore.onsetSeconds))
         }
         let folder: String
         switch placement {
@@ -176,18 +204,24 @@ public struct NightReportBuilder {
             return problem
         }
         for clip in clips {
-            let number = clip.excerptIndex + 1
+            let source: String
             switch placement {
             case .folder(_, let href):
-                report.episodes[number - 1].clip = href + "/" + clip.file
+                source = href + "/" + clip.file
             case .embedded(let scratch):
                 let file = (scratch as NSString).appendingPathComponent(clip.file)
                 guard let bytes = FileManager.default.contents(atPath: file) else { continue }
-                report.episodes[number - 1].clip = "data:audio/wav;base64," + bytes.base64EncodedString()
+                source = "data:audio/wav;base64," + bytes.base64EncodedString()
                 try? FileManager.default.removeItem(atPath: file)
             }
-            report.episodes[number - 1].clipStartSeconds = clip.clipStartSeconds
-            report.episodes[number - 1].clipSeconds = clip.clipSeconds
+            if clip.excerptIndex < report.episodes.count {
+                report.episodes[clip.excerptIndex].clip = source
+                report.episodes[clip.excerptIndex].clipStartSeconds = clip.clipStartSeconds
+                report.episodes[clip.excerptIndex].clipSeconds = clip.clipSeconds
+            } else {
+                report.loudestSnores[clip.excerptIndex - report.episodes.count].clip = source
+                report.loudestSnores[clip.excerptIndex - report.episodes.count].clipStartSeconds = clip.clipStartSeconds
+            }
         }
         return nil
     }

@@ -18,6 +18,9 @@ public enum AnalysisReport {
         if let timeline = data.timeline {
             text += rhythmLines(data, timeline: timeline)
         }
+        if let summary = NightSummary(data).map({ NightSummaryRecord(recordingID: 0, $0) }) {
+            for line in [SnoringWords.score(summary), SnoringWords.pace(summary)].compactMap({ $0 }) { text += "  \(line)\n" }
+        }
         if !data.undetectableClasses.isEmpty {
             text += "  not detectable at \(data.sampleRate) Hz (the sound lies above this recording's band): "
                 + data.undetectableClasses.joined(separator: ", ") + "\n"

@@ -86,6 +86,7 @@ public struct RecordingAnalyzer: Sendable {
         data.undetectableClasses = accumulator.undetectableClasses
         data.envelope = accumulator.stream.envelope
         data.timeline = timeline(envelope: data.envelope, confidences: data.confidences, windowCount: data.windowCount)
+        data.steadyBreathing = accumulator.steadyBreathing
         data.contentSHA256 = reader.contentSHA256
         data.declaredFrameCount = reader.declaredFrameCount
         data.fileSize = after.size
@@ -110,14 +111,16 @@ public struct RecordingAnalyzer: Sendable {
     /// Analyses audio already in memory (mono samples at `sampleRate`): the features and confidences `analyze(path:)`
     /// would give for a file holding them. For short material such as training clips and their augmented copies.
     public func analyze(samples: [Float], sampleRate: Int)
-        -> (windowCount: Int, features: [Float], confidences: [Float], envelope: LevelEnvelope) {
+        -> (windowCount: Int, features: [Float], confidences: [Float], envelope: LevelEnvelope,
+            steadyBreathing: [NightSummary.RhythmWindow]) {
         let frames = Int64(samples.count)
         var accumulator = WindowAccumulator(analyzer: self, sampleRate: sampleRate,
                                             expectedWindows: AnalysisGrid(sampleRate: sampleRate).windowCount(frameCount: frames),
                                             spool: nil)
         samples.withUnsafeBufferPointer { accumulator.consume($0) }
         accumulator.finish()
-        return (accumulator.windowCount, accumulator.features, accumulator.confidences, accumulator.stream.envelope)
+        return (accumulator.windowCount, accumulator.features, accumulator.confidences, accumulator.stream.envelope,
+                accumulator.steadyBreathing)
     }
 
     /// The whole analysis of audio in memory, as `analyze(path:)` gives it for a file holding these samples (named `name`).
@@ -131,6 +134,7 @@ public struct RecordingAnalyzer: Sendable {
         data.undetectableClasses = undetectableClasses(sampleRate: sampleRate)
         data.envelope = analysis.envelope
         data.timeline = timeline(envelope: analysis.envelope, confidences: analysis.confidences, windowCount: analysis.windowCount)
+        data.steadyBreathing = analysis.steadyBreathing
         return data
     }
 
@@ -153,6 +157,10 @@ public struct RecordingAnalyzer: Sendable {
         var features: [Float] = []
         var confidences: [Float]
         var windowCount = 0
+        /// The windows where breathing is heard with a steady rhythm (`NightSummary.RhythmWindow`): the night summary's
+        /// quiet breathing, noted as the windows pass so that no feature row is read again.
+        var steadyBreathing: [NightSummary.RhythmWindow] = []
+        private let classIDs: [String]
 
         init(analyzer: RecordingAnalyzer, sampleRate: Int, expectedWindows: Int, spool: FeatureSpool?) {
             classifier = analyzer.classifier
@@ -164,6 +172,7 @@ public struct RecordingAnalyzer: Sendable {
             undetectableClasses = analyzer.undetectableClasses(sampleRate: sampleRate)
             let ids = analyzer.bundle.classifier.classIDs
             silencedClasses = undetectableClasses.compactMap { ids.firstIndex(of: $0) }
+            classIDs = ids
         }
 
         mutating func consume(_ samples: UnsafeBufferPointer<Float>) {
@@ -196,6 +205,14 @@ public struct RecordingAnalyzer: Sendable {
                 let row = UnsafeMutableBufferPointer(rebasing: buffer[(window * classCount)..<((window + 1) * classCount)])
                 classifier.classify(vector, into: row)
                 for index in silencedClasses { row[index] = 0 }
+            }
+            if vector[.breathingPeriodicity] >= NightSummary.steadyRhythm {
+                let top = TopClass.of(confidences[(window * classCount)..<((window + 1) * classCount)], classIDs: classIDs, floor: 0)
+                if let steady = NightSummary.RhythmWindow(window: window, topClass: top.label, topConfidence: top.confidence,
+                                                          periodicity: vector[.breathingPeriodicity],
+                                                          periodSeconds: vector[.breathingPeriodSeconds]) {
+                    steadyBreathing.append(steady)
+                }
             }
             windowCount += 1
         }

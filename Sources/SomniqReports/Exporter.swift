@@ -9,7 +9,7 @@ import SomniqStore
 /// recordings and windows are exported (`scripts/bench/run` measures it).
 public struct Exporter {
     public enum Format: String, CaseIterable, Sendable { case json, csv, audacity, raven, dcase }
-    public enum What: String, CaseIterable, Sendable { case windows, detections, alerts, episodes, events }
+    public enum What: String, CaseIterable, Sendable { case windows, detections, alerts, episodes, events, nights }
 
     public enum Error: Swift.Error, CustomStringConvertible {
         case oneRecordingOnly(format: String, count: Int)
@@ -28,8 +28,13 @@ public struct Exporter {
     public static let schemaVersion = 1
 
     public let store: AnalysisStore
+    /// The zone whose calendar dates the nights (`--what nights`: the evening each began).
+    public var timeZone: TimeZone
 
-    public init(store: AnalysisStore) { self.store = store }
+    public init(store: AnalysisStore, timeZone: TimeZone = .current) {
+        self.store = store
+        self.timeZone = timeZone
+    }
 
     /// Writes the chosen items of the given recordings (complete analyses only) to `sink`.
     public func export(recordings ids: [Int64], what: What, profile: String?, format: Format, to sink: ByteSink) throws {
@@ -41,7 +46,7 @@ public struct Exporter {
         case .json: try writeJSON(records, what: what, profile: profile, to: sink)
         case .csv: try writeCSV(records, what: what, profile: profile, to: sink)
         case .audacity, .raven, .dcase:
-            if what == .windows { throw Error.notSupported(format: format.rawValue, what: "windows") }
+            if what == .windows || what == .nights { throw Error.notSupported(format: format.rawValue, what: what.rawValue) }
             if format != .dcase, records.count != 1 { throw Error.oneRecordingOnly(format: format.rawValue, count: records.count) }
             try writeLabels(records, what: what, profile: profile, format: format, to: sink)
         }
@@ -87,7 +92,7 @@ public struct Exporter {
                 try body(Item(event: SoundEvent(file: file, onset: $0.onsetSeconds, offset: $0.offsetSeconds, label: $0.classID),
                               tier: "", profile: "", confidence: $0.confidence, startUTC: $0.onsetUTC))
             }
-        case .windows:
+        case .windows, .nights:
             return
         }
     }
@@ -134,12 +139,18 @@ public struct Exporter {
                   "confidence", "bout_index"],
         .windows: ["recording_id", "file", "window_index", "start_offset_s", "end_offset_s", "start_utc", "rms_dbfs", "snr_db",
                    "top_class", "top_confidence"],
+        .nights: nightColumns,
     ]
 
     func writeCSV(_ records: [RecordingRecord], what: What, profile: String?, to sink: ByteSink) throws {
         var csv = CSVRowWriter(sink: sink)
         let classColumns = what == .windows ? Array(Set(records.flatMap(Self.classIDs))).sorted() : []
         csv.write(row: Self.csvColumns[what]! + classColumns)
+        if what == .nights {
+            try writeNightsCSV(records, profile: profile, to: &csv)
+            csv.flush()
+            return
+        }
         for record in records {
             let id = record.id
             // The recording's two leading cells, quoted and neutralised once rather than on every row.
@@ -179,6 +190,8 @@ public struct Exporter {
                     if let bout = e.boutIndex { csv.integer(bout) } else { csv.plain("") }
                     csv.endRow()
                 }
+            case .nights:
+                break
             case .windows:
                 // Where each class column's confidence sits in this recording's stored order (its model's classes).
                 let stored = Self.classIDs(of: record)
@@ -208,7 +221,8 @@ public struct Exporter {
         if let profile { json.string("profile", profile) }
         json.beginArray("recordings", multiline: true)
         let tags = try store.tagsByRecording()
-        for r in records {
+        let nights = what == .nights ? try nightRows(records, profile: profile) : []
+        for (position, r) in records.enumerated() {
             json.beginObject(multiline: true)
             json.integer("id", r.id)
             json.string("path", r.path)
@@ -229,6 +243,8 @@ public struct Exporter {
             }
             json.beginArray(what.rawValue, multiline: true)
             switch what {
+            case .nights:
+                writeNightJSON(nights[position], to: &json)
             case .episodes:
                 try store.forEachEpisode(recordingID: r.id, profile: profile) { e in
                     json.beginObject()

@@ -267,6 +267,7 @@ public final class AnalysisStore: Sendable {
                 try Self.recordLocation(db, id: recordingID, data: data)
                 try insertWindows(db, data, recordingID: recordingID, detectionFloor: bundle.classifier.detectionFloor)
                 try insertTimeline(db, data, recordingID: recordingID)
+                if let summary = NightSummary(data) { try Self.insertNightSummary(db, summary, recordingID: recordingID) }
                 for result in results {
                     try insertProfileResult(db, result, data: data, recordingID: recordingID)
                 }
@@ -376,15 +377,19 @@ public final class AnalysisStore: Sendable {
             .flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
         data.fileSize = record.fileSize
         data.fileModified = record.fileModified
-        let levels = try read { db in
+        data.envelope = try envelope(recordingID: id)
+        return data
+    }
+
+    /// A stored recording's level every 10 ms (empty when none was stored).
+    public func envelope(recordingID id: Int64) throws(StoreError) -> LevelEnvelope {
+        try read { db in
             var codes: [UInt8] = []
             let chunks = try Data.fetchCursor(db, sql: "SELECT levels FROM recording_envelopes WHERE recording_id = ? ORDER BY chunk",
                                               arguments: [id])
             while let chunk = try chunks.next() { codes.append(contentsOf: chunk) }
-            return codes
+            return LevelEnvelope(codes: codes)
         }
-        if !levels.isEmpty { data.envelope = LevelEnvelope(codes: levels) }
-        return data
     }
 
     static func analysis(_ db: Database, contentSHA256 hash: String) throws -> StoredAnalysis? {

@@ -32,6 +32,8 @@ public struct RecordingData: Sendable {
     /// What the envelope says about time under the analysing model (events, bouts, refined episodes); built by the
     /// analyzer, or from `envelope` when profiles run again on a stored recording.
     public var timeline: RecordingTimeline?
+    /// The windows where breathing is heard with a steady rhythm (for the night summary's quiet breathing).
+    public var steadyBreathing: [NightSummary.RhythmWindow] = []
     /// SHA-256 of the decoded audio (see `AudioFileReader.contentSHA256`): what identifies the recording.
     public var contentSHA256: String?
     /// The file's size in bytes and modification time when it was analysed, to recognise it cheaply next time.

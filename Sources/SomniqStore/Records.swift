@@ -119,10 +119,17 @@ public struct BoutRecord: Codable, FetchableRecord, Sendable, Equatable {
     public var durationSeconds: Double
     public var onsetUTC: String
     public var eventCount: Int
+    /// A snoring bout's breathing pace, breaths a minute: the median and the 10th to 90th percentile of 60 s over the
+    /// time between its snores (`NightSummary`); nil for other classes' bouts.
+    public var breathsPerMinute: Double?
+    public var breathsPerMinuteLow: Double?
+    public var breathsPerMinuteHigh: Double?
 
     enum CodingKeys: String, CodingKey {
         case recordingID = "recording_id", classID = "class_id", boutIndex = "bout_index", onsetSeconds = "onset_s"
         case offsetSeconds = "offset_s", durationSeconds = "duration_s", onsetUTC = "onset_utc", eventCount = "event_count"
+        case breathsPerMinute = "breaths_per_minute", breathsPerMinuteLow = "breaths_per_minute_low"
+        case breathsPerMinuteHigh = "breaths_per_minute_high"
     }
 }
 

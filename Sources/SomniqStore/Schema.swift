@@ -217,6 +217,40 @@ enum Schema {
                 table.primaryKey(["content_sha256", "tag"])
             }
         }
+        migrator.registerMigration("v8-night-summaries") { db in
+            // The snorer's figures of each night (`NightSummary`: the formula and the bands are documented there and in
+            // docs/database.md), one row a complete recording.
+            try db.create(table: "night_summaries") { table in
+                table.column("recording_id", .integer).notNull().primaryKey().references("recordings", onDelete: .cascade)
+                table.column("snore_score", .double).notNull()
+                table.column("snores", .integer).notNull()  // snores within bouts
+                table.column("snores_per_hour", .double).notNull()
+                table.column("snoring_minutes", .double).notNull()  // time in snoring bouts
+                table.column("snoring_share", .double).notNull()  // of the recording, 0-1
+                table.column("quiet_minutes", .double).notNull()  // snoring under 10 dB over the room
+                table.column("light_minutes", .double).notNull()  // 10-20 dB over it
+                table.column("loud_minutes", .double).notNull()  // 20-30 dB
+                table.column("very_loud_minutes", .double).notNull()  // 30 dB and more
+                table.column("loudest_snore_over_room_db", .double)
+                // Breaths a minute from the intervals between the snores of bouts: median, 10th and 90th percentile.
+                table.column("breaths_per_minute", .double)
+                table.column("breaths_per_minute_low", .double)
+                table.column("breaths_per_minute_high", .double)
+                table.column("breaths_counted", .integer).notNull()
+                // The same from the rhythm of breathing heard outside snoring bouts, and how many windows it rests on.
+                table.column("quiet_breaths_per_minute", .double)
+                table.column("quiet_breaths_per_minute_low", .double)
+                table.column("quiet_breaths_per_minute_high", .double)
+                table.column("quiet_breathing_windows", .integer).notNull()
+            }
+            // Each snoring bout's breathing pace (NULL for other classes' bouts and bouts too short to read one).
+            try db.alter(table: "bouts") { table in
+                table.add(column: "breaths_per_minute", .double)
+                table.add(column: "breaths_per_minute_low", .double)
+                table.add(column: "breaths_per_minute_high", .double)
+            }
+            try AnalysisStore.fillNightSummaries(db)
+        }
         return migrator
     }
 }

@@ -109,7 +109,8 @@ extension AnalysisStore {
         let newID = db.lastInsertedRowID
 
         // Tables keyed by the recording alone: every column as it is but the recording id.
-        for table in ["windows", "detections", "profile_runs", "sound_events", "bouts", "recording_envelopes", "recording_locations"] {
+        for table in ["windows", "detections", "profile_runs", "sound_events", "bouts", "recording_envelopes", "recording_locations",
+                      "night_summaries"] {
             let other = try columns(db, table).filter { $0 != "recording_id" }
             let list = other.joined(separator: ", ")
             let verb = table == "recording_locations" ? "INSERT OR IGNORE" : "INSERT"

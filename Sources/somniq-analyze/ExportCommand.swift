@@ -10,13 +10,14 @@ extension Exporter.What: ExpressibleByArgument {}
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export stored windows, detections, alerts, episodes or events (snores, coughs, sobs) as JSON, CSV, Audacity labels, a Raven selection table or DCASE.",
+        abstract: "Export stored windows, detections, alerts, episodes, events (snores, coughs, sobs) or nights as JSON, CSV, Audacity labels, a Raven selection table or DCASE.",
         discussion: """
             json: one documented schema (fixtures/schema/export-v1.schema.json, schemaVersion 1). csv: RFC 4180 with a \
             header row, ISO 8601 UTC times and offsets in seconds. audacity: a label track (start, end, label), importable \
             with File > Import > Labels. raven: a selection table for Raven Pro. dcase: filename, onset, offset, \
             event_label, scorable by sed_eval and by 'evaluate'. Alerts are points (start = end). Audacity and Raven \
-            tables hold one recording.
+            tables hold one recording. --what nights: one row per night (json or csv): the snore score, snoring time by \
+            loudness, snores an hour, breathing pace, episodes by tier under --profile (default balanced) and tags.
             """)
 
     @Option(help: ArgumentHelp("SQLite database to read.", valueName: "path"))
@@ -28,8 +29,12 @@ struct ExportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Only this profile's alerts or episodes.", valueName: "name"))
     var profile: String?
 
-    @Option(help: "What to export: windows, detections, alerts, episodes, or events (each snore and cough, timed to 10 ms).")
+    @Option(help: "What to export: windows, detections, alerts, episodes, events (each snore and cough, timed to 10 ms), or nights (one row each).")
     var what: Exporter.What = .episodes
+
+    @Option(help: ArgumentHelp("Time zone that dates the nights (--what nights), a tz database name; default: this machine's.",
+                               valueName: "zone"))
+    var timezone: String?
 
     @Option(help: "json, csv, audacity, raven or dcase.")
     var format: Exporter.Format
@@ -41,6 +46,9 @@ struct ExportCommand: ParsableCommand {
     var force = false
 
     func run() throws {
+        if let timezone, TimeZone(identifier: timezone) == nil {
+            throw ValidationError("unknown time zone '\(timezone)'; use a tz database name such as Europe/Berlin, America/New_York or UTC")
+        }
         let store = try StoreOpening.open(db, existing: true)
         let ids = try RecordingSelection.resolve(recording, store: store, db: db)
         try RecordingSelection.checkProfile(profile, store: store, db: db)
@@ -75,7 +83,8 @@ struct ExportCommand: ParsableCommand {
             throw ExitStatus.nothingDone
         }
         do {
-            try Exporter(store: store).export(recordings: ids, what: what, profile: profile, format: format, to: sink)
+            try Exporter(store: store, timeZone: timezone.flatMap(TimeZone.init(identifier:)) ?? .current)
+                .export(recordings: ids, what: what, profile: profile, format: format, to: sink)
             try sink.finish()
         } catch let error as Exporter.Error {
             sink.discard()

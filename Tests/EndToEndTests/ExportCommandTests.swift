@@ -24,7 +24,7 @@ enum AnalysedNight {
         return result
     }
 
-    @Test(arguments: ["episodes", "alerts", "detections", "windows"])
+    @Test(arguments: ["episodes", "alerts", "detections", "windows", "nights"])
     func jsonFollowsItsSchema(what: String) throws {
         let schema = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: CommandRunner.root + "/fixtures/schema/export-v1.schema.json")))
         let output = try export(["--what", what, "--format", "json"])
@@ -53,6 +53,50 @@ enum AnalysedNight {
             let overall = (balanced[metric] as! [String: Any])["overall"] as! [String: Any]
             #expect(overall["f1"] as? Double == 1, "\(metric)")
         }
+    }
+
+    /// One row per night, in CSV and JSON alike: the stored night summary (rounded for reading), the episodes by tier
+    /// under the profile asked for (balanced by default), the evening the night began in the zone asked for.
+    @Test func nightsAreOneRowEachWithTheStoredFigures() throws {
+        let stored = try DatabaseQueue(path: db).read { db in
+            try Row.fetchOne(db, sql: """
+                SELECT s.snore_score, s.snores, s.snoring_minutes, s.loud_minutes + s.very_loud_minutes + s.light_minutes + s.quiet_minutes,
+                       s.breaths_per_minute, r.start_utc,
+                       (SELECT COUNT(*) FROM episodes e WHERE e.recording_id = r.id AND e.profile = 'balanced' AND e.tier = 'high'),
+                       (SELECT COUNT(*) FROM episodes e WHERE e.recording_id = r.id AND e.profile = 'very-sensitive' AND e.tier = 'low')
+                FROM night_summaries s JOIN recordings r ON r.id = s.recording_id
+                """)!
+        }
+        let score: Double = stored[0], snores: Int = stored[1], minutes: Double = stored[2], banded: Double = stored[3]
+        #expect(snores > 0 && score > 0 && abs(banded - minutes) < 1e-9, "the sample night has a snoring bout")
+        let csv = try export(["--what", "nights", "--format", "csv", "--timezone", "Pacific/Kiritimati"]).stdout
+        let reader = try CSVReader(string: csv, hasHeaderRow: true)
+        var rows: [[String: String]] = []
+        while reader.next() != nil { rows.append(Dictionary(uniqueKeysWithValues: zip(reader.headerRow!, reader.currentRow!))) }
+        try #require(rows.count == 1)
+        let row = rows[0]
+        #expect(abs(Double(row["snore_score"]!)! - score) <= 0.05)
+        #expect(Int(row["snores"]!) == snores)
+        #expect(abs(Double(row["snoring_minutes"]!)! - minutes) <= 0.005)
+        #expect(abs(Double(row["breaths_per_minute"]!)! - (stored[4] as Double)) <= 0.05)
+        #expect(row["profile"] == "balanced" && Int(row["high_episodes"]!) == stored[6] as Int)
+        // The sample night starts at 23:00 UTC (the file name): 13:00 the next day at UTC+14, so its evening is that day.
+        let start: String = stored[5]
+        #expect(start.hasPrefix("2026-11-21T23:00"), "\(start)")
+        #expect(row["night_of"] == "2026-11-22")
+        #expect(try export(["--what", "nights", "--format", "csv", "--timezone", "UTC"]).stdout.contains(",2026-11-21,"))
+
+        let json = try JSONSerialization.jsonObject(with: Data(try export([
+            "--what", "nights", "--format", "json", "--profile", "very-sensitive", "--timezone", "UTC",
+        ]).stdout.utf8)) as! [String: Any]
+        let night = ((json["recordings"] as! [[String: Any]])[0]["nights"] as! [[String: Any]])[0]
+        #expect(night["profile"] as? String == "very-sensitive")
+        #expect((night["episodesByTier"] as! [String: Int])["low"] == stored[7] as Int)
+        #expect(night["snores"] as? Int == snores && night["nightOf"] as? String == "2026-11-21")
+        #expect(abs((night["snoringMinutes"] as! Double) - minutes) <= 0.005)
+
+        let raven = try CommandRunner.run(["export", "--db", db, "--what", "nights", "--format", "raven"])
+        #expect(raven.status != 0 && raven.stderr.contains("raven cannot hold nights"), "\(raven.stderr)")
     }
 
     @Test func csvParsesBackToTheSameRows() throws {

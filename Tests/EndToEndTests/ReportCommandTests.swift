@@ -18,10 +18,12 @@ private enum ReportedNights {
     /// Read while other tests' `report` runs read the same database: the last of them to close it checkpoints the WAL
     /// under an exclusive lock for a moment, so the check waits for it, as the tool's own store does (CI once saw
     /// "database is locked" here).
-    static func count(_ sql: String) throws -> Int {
+    static func count(_ sql: String) throws -> Int { Int(try number(sql)) }
+
+    static func number(_ sql: String) throws -> Double {
         var configuration = Configuration()
         configuration.busyMode = .timeout(30)
-        return try DatabaseQueue(path: database, configuration: configuration).read { db in try Int.fetchOne(db, sql: sql) ?? 0 }
+        return try DatabaseQueue(path: database, configuration: configuration).read { db in try Double.fetchOne(db, sql: sql) ?? 0 }
     }
 }
 
@@ -49,10 +51,20 @@ private enum ReportedNights {
         // The fixture's two pauses in snoring (17 and 18 s), each ended by a gasp.
         #expect(html.contains("<b>2 pauses in snoring ended by a gasp</b>"), "\(html.prefix(0))")
         #expect(occurrences("<rect class=\"pause\"", in: html) == 2)
-        // One clip per episode, in the folder the page names, each a WAV file.
+        // The snoring section: the stored score, and the loudest snores of bouts, each playable.
+        let score = try ReportedNights.number("SELECT snore_score FROM night_summaries WHERE recording_id = 1")
+        let boutSnores = try ReportedNights.count("""
+            SELECT COUNT(*) FROM sound_events WHERE recording_id = 1 AND class_id = 'snoring' AND bout_index IS NOT NULL
+            """)
+        #expect(score > 0 && boutSnores > 0)
+        #expect(html.contains("<h2 id=\"snoring\">Snoring</h2>") && html.contains("<p>Snore score \(String(format: "%.0f", score)): snoring "))
+        let loudest = min(boutSnores, 5)
+        #expect(occurrences("aria-label=\"snore at ", in: html) == loudest)
+        // One clip per episode and per loudest snore, in the folder the page names, each a WAV file.
         let clips = try FileManager.default.contentsOfDirectory(atPath: scratch.file("apnea_audio")).sorted()
-        #expect(clips.count == episodes)
-        #expect(occurrences("<audio controls", in: html) == episodes)
+        #expect(clips.count == episodes + loudest)
+        #expect(clips.count { $0.contains("_snoring_snore-") } == loudest)
+        #expect(occurrences("<audio controls", in: html) == episodes + loudest)
         for clip in clips {
             #expect(html.contains("src=\"apnea_audio/\(clip)\""), "\(clip)")
             let bytes = try Data(contentsOf: URL(fileURLWithPath: scratch.file("apnea_audio/" + clip)))

@@ -1,0 +1,42 @@
+import SomniqDetection
+import SomniqStore
+
+/// The night summary in words, as the analysis summary, the morning report and the trends say it.
+public enum SnoringWords {
+    /// "snore score 42: snoring 1.9 min, 51% of the night (very loud 1.0 min, light 0.9 min)"; nil for a night
+    /// without a snoring bout.
+    public static func score(_ summary: NightSummaryRecord) -> String? {
+        guard summary.snoringMinutes > 0 else { return nil }
+        let bands = zip(NightSummary.Band.allCases, summary.bandMinutes).reversed().filter { $0.1 >= 0.05 }
+            .map { "\($0.0.words) \(Formatting.fixed($0.1, 1)) min" }
+        return "snore score \(Formatting.fixed(summary.snoreScore, 0)): snoring \(Formatting.fixed(summary.snoringMinutes, 1)) min, "
+            + "\(percent(summary.snoringShare)) of the night" + (bands.isEmpty ? "" : " (\(bands.joined(separator: ", ")))")
+    }
+
+    /// "breathing 15 a minute (12-15) from 25 breaths between snores; 15 a minute (14-30) from 2.2 min of quiet
+    /// breathing"; nil when neither was heard.
+    public static func pace(_ summary: NightSummaryRecord) -> String? {
+        var parts: [String] = []
+        if let median = summary.breathsPerMinute, let low = summary.breathsPerMinuteLow, let high = summary.breathsPerMinuteHigh {
+            parts.append("\(rate(median, low, high)) from \(summary.breathsCounted) "
+                         + (summary.breathsCounted == 1 ? "breath" : "breaths") + " between snores")
+        }
+        if let median = summary.quietBreathsPerMinute, let low = summary.quietBreathsPerMinuteLow,
+           let high = summary.quietBreathsPerMinuteHigh {
+            let minutes = Double(summary.quietBreathingWindows) * 0.5 / 60
+            parts.append("\(rate(median, low, high)) from \(Formatting.fixed(minutes, 1)) min of quiet breathing")
+        }
+        return parts.isEmpty ? nil : "breathing " + parts.joined(separator: "; ") + " (an estimate from sound, not a medical measurement)"
+    }
+
+    /// "15 a minute (12-17)": the median and the 10th to 90th percentile, whole breaths.
+    static func rate(_ median: Double, _ low: Double, _ high: Double) -> String {
+        let range = Formatting.fixed(low, 0) == Formatting.fixed(high, 0) ? "" : " (\(Formatting.fixed(low, 0))-\(Formatting.fixed(high, 0)))"
+        return "\(Formatting.fixed(median, 0)) a minute" + range
+    }
+
+    public static func percent(_ share: Double) -> String {
+        let value = share * 100
+        return (value > 0 && value < 1 ? "<1" : Formatting.fixed(value, 0)) + "%"
+    }
+}
