@@ -81,6 +81,9 @@ public struct LocalClock: Sendable {
     /// started at 00:30 on the 22nd is the night of the 21st (a start before noon counts to the day before).
     public func nightOf(_ milliseconds: Int64) -> Int64 { milliseconds - 12 * 3600 * 1000 }
 
+    /// `21`: the day of the month, for a chart's axis.
+    public func dayOfMonth(_ milliseconds: Int64) -> String { String(components(milliseconds).day ?? 0) }
+
     /// `2026-11-21`
     public func isoDate(_ milliseconds: Int64) -> String {
         let parts = components(milliseconds)

@@ -54,7 +54,9 @@ public struct NightPage {
             + "(\(duration(recording.durationSeconds))), \(esc(clock.zone(start))) · profile <b>\(esc(report.profile))</b> · "
             + "model \(esc(recording.modelName)) \(esc(recording.modelVersion)) · \(recording.sampleRate) Hz"
             + (recording.channels > 1 ? ", \(recording.channels) channels mixed to one" : "")
-            + " · <span title=\"\(esc(recording.path))\">\(esc(recording.fileName))</span></p>\n</header>\n"
+            + " · <span title=\"\(esc(recording.path))\">\(esc(recording.fileName))</span></p>\n"
+            + (report.tags.isEmpty ? "" : "<p class=\"meta\">tried: <b>\(report.tags.map(esc).joined(separator: ", "))</b></p>\n")
+            + "</header>\n"
         if !report.warnings.isEmpty {
             html += "<div class=\"warnings\" role=\"note\">\n"
             for warning in report.warnings { html += "<p>⚠ \(esc(warning))</p>\n" }

@@ -115,6 +115,8 @@ public struct NightReport: Sendable {
     public var snoring: NightSummaryRecord?
     /// The loudest snores of bouts over the room, loudest first (`loudestSnoreCount` at most).
     public var loudestSnores: [LoudSnore] = []
+    /// What was tried that night (`somniq-analyze tag`), sorted.
+    public var tags: [String] = []
     /// Clips that could not be cut, and why (the page says the audio is missing, not that there was none).
     public var audioProblem: String?
 

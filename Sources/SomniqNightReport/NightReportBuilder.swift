@@ -122,6 +122,7 @@ public struct NightReportBuilder {
                                  snores: snores, bouts: bouts, profiles: profiles)
         report.snoring = try store.nightSummary(recordingID: id)
         report.loudestSnores = loudestSnores
+        report.tags = try store.tags(recordingID: id)
         return report
     }
 

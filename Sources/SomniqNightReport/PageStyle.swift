@@ -68,6 +68,8 @@ enum PageStyle {
         .note{color:var(--muted);font-size:.9em}
         .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
         .mini{width:100%;max-width:360px;height:auto;display:block}
+        .bars{display:block}.bars .bar{fill:#9fb3c8}.bars .bar.tagged{fill:#33566f}.bars .tagmark{fill:var(--snore)}\
+        .bars .axis{fill:var(--muted);font-size:10px}.bars .grid{stroke:var(--line);stroke-width:1}
         a{color:#0b5cad}
         @media (max-width:600px){body{padding:8px;font-size:14px}h1{font-size:1.25em}}
         @media print{.controls,audio{display:none}body{max-width:none}.timeline{min-width:0}h2{break-after:avoid}\

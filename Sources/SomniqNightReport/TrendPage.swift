@@ -1,8 +1,9 @@
 import Foundation
 import SomniqPipeline
 
-/// The page for several nights: a row per night (snores per hour, bout minutes, episodes and alerts by tier) and
-/// the nights' timelines as small multiples, each linking to its night's page.
+/// The page for several nights: what helped (nights with each tag against those without), charts of the snore score
+/// and snores an hour night by night with the tagged nights marked, a row per night (score, snoring, episodes and
+/// alerts by tier, tags) and the nights' timelines as small multiples, each linking to its night's page.
 public struct TrendPage {
     public struct Night {
         public var report: NightReport
@@ -36,10 +37,14 @@ public struct TrendPage {
             + "\(esc(lastNight)), \(esc(clock.zone(first))) · profile \(esc(profiles.joined(separator: ", "))) · "
             + "\(Formatting.fixed(nights.reduce(0) { $0 + $1.report.recording.durationSeconds } / 3600, 1)) hours recorded</p>\n</header>\n"
 
+        helped(&html)
+        charts(&html)
         html += "<section aria-labelledby=\"nights\">\n<h2 id=\"nights\">Night by night</h2>\n<div class=\"scroll\"><table>\n"
         html += "<tr><th rowspan=\"2\">night of</th><th rowspan=\"2\">from</th><th class=\"n\" rowspan=\"2\">length</th>"
+            + "<th class=\"n\" rowspan=\"2\">snore<br>score</th><th class=\"n\" rowspan=\"2\">snoring</th>"
             + "<th class=\"n\" rowspan=\"2\">snores<br>per hour</th><th class=\"n\" rowspan=\"2\">minutes<br>in bouts</th>"
-            + "<th colspan=\"4\" scope=\"colgroup\">episodes by tier</th><th colspan=\"4\" scope=\"colgroup\">alerts by tier</th></tr>\n<tr>"
+            + "<th colspan=\"4\" scope=\"colgroup\">episodes by tier</th><th colspan=\"4\" scope=\"colgroup\">alerts by tier</th>"
+            + "<th rowspan=\"2\">tried</th></tr>\n<tr>"
         for _ in 0..<2 {
             for tier in NightReport.tiers {
                 html += "<th class=\"n\"><span class=\"tier t-\(tier)\" title=\"\(tier)\">\(PageStyle.tierGlyph[tier] ?? "")</span>"
@@ -51,10 +56,12 @@ public struct TrendPage {
             let report = night.report, start = report.recording.startMilliseconds
             html += "<tr class=\"night\"><td><a href=\"\(esc(night.href))\">\(esc(clock.date(clock.nightOf(start))))</a></td>"
                 + "<td>\(clock.time(start))</td><td class=\"n\">\(duration(report.recording.durationSeconds))</td>"
-                + "<td class=\"n\">\(Formatting.fixed(report.snoresPerHour, 0))</td><td class=\"n\">\(Formatting.fixed(report.boutMinutes, 1))</td>"
+                + "<td class=\"n\">\(report.snoring.map { Formatting.fixed($0.snoreScore, 0) } ?? "—")</td>"
+                + "<td class=\"n\">\(report.snoring.map { SnoringWords.percent($0.snoringShare) } ?? "—")</td>"
+                + "<td class=\"n\">\(Formatting.fixed(snoresPerHour(report), 0))</td><td class=\"n\">\(Formatting.fixed(report.boutMinutes, 1))</td>"
             for tier in NightReport.tiers { html += "<td class=\"n\">\(report.episodeCount(tier: tier))</td>" }
             for tier in NightReport.tiers { html += "<td class=\"n\">\(report.alertCount(tier: tier))</td>" }
-            html += "</tr>\n"
+            html += "<td>\(report.tags.map(esc).joined(separator: ", "))</td></tr>\n"
         }
         html += "</table></div>\n</section>\n"
 
@@ -68,6 +75,94 @@ public struct TrendPage {
         html += "<footer class=\"note\"><p>Written by <code>somniq-analyze report</code>. Sounds a microphone heard, counted by a "
             + "program: not a medical diagnosis.</p></footer>\n</body>\n</html>\n"
         return html
+    }
+
+    /// Snores an hour as the night summary counts them (snores of bouts), or every snore for a night stored without one.
+    private func snoresPerHour(_ report: NightReport) -> Double { report.snoring?.snoresPerHour ?? report.snoresPerHour }
+
+    /// What helped: each tag's nights against the others', in sentences, with a caution where a side is thin.
+    private func helped(_ html: inout String) {
+        let comparison = TagComparison(nights: nights.compactMap { night in night.report.snoring.map { ($0, night.report.tags) } })
+        html += "<section aria-labelledby=\"helped\">\n<h2 id=\"helped\">What helped</h2>\n"
+        if comparison.rows.isEmpty {
+            html += "<p>No night is tagged. Tag nights with what you tried (<code>somniq-analyze tag 3 --add mouthguard</code>) "
+                + "and this section compares the nights with each tag against the nights without it.</p>\n</section>\n"
+            return
+        }
+        html += "<ul>\n"
+        for row in comparison.rows {
+            var line = esc(row.sentence)
+            if let with = row.with.medianShare, let without = row.without.medianShare, let perHourWith = row.with.medianSnoresPerHour,
+               let perHourWithout = row.without.medianSnoresPerHour {
+                line += "; snoring \(SnoringWords.percent(with)) of the night against \(SnoringWords.percent(without)), "
+                    + "\(Formatting.fixed(perHourWith, 0)) snores an hour against \(Formatting.fixed(perHourWithout, 0))"
+            }
+            html += "<li>\(line).</li>\n"
+        }
+        html += "</ul>\n<p class=\"note\">Medians over nights, the snore score's range lowest to highest in brackets. Nights "
+            + "differ for many reasons besides what was tried; a difference over a handful of nights may be chance.</p>\n</section>\n"
+    }
+
+    /// The snore score and snores an hour night by night, as bars, the tagged nights marked beneath them; each chart's
+    /// text alternative says every night's value.
+    private func charts(_ html: inout String) {
+        let scored = nights.filter { $0.report.snoring != nil }
+        guard scored.count > 1 else { return }
+        html += "<section aria-labelledby=\"charts\">\n<h2 id=\"charts\">Night by night, drawn</h2>\n"
+        let tags = Set(scored.flatMap(\.report.tags)).sorted()
+        func chart(_ title: String, _ id: String, value: (NightReport) -> Double, format: (Double) -> String) {
+            let barWidth = 22.0, gap = 6.0, plotHeight = 110.0, top = 14.0, left = 34.0
+            let tagRows = Double(tags.count) * 10
+            let width = left + Double(scored.count) * (barWidth + gap) + gap
+            let height = top + plotHeight + 18 + tagRows
+            let values = scored.map { value($0.report) }
+            let ceiling = max(1, Self.niceCeiling(values.max() ?? 0))
+            let described = zip(scored, values).map { night, value in
+                "\(clock.date(clock.nightOf(night.report.recording.startMilliseconds))): \(format(value))"
+                    + (night.report.tags.isEmpty ? "" : " (\(night.report.tags.joined(separator: ", ")))")
+            }.joined(separator: "; ")
+            html += "<figure><figcaption class=\"note\">\(esc(title))</figcaption><div class=\"scroll\">"
+                + "<svg class=\"bars\" id=\"\(id)\" viewBox=\"0 0 \(num(width)) \(num(height))\" width=\"\(num(width))\" height=\"\(num(height))\" "
+                + "role=\"img\" aria-labelledby=\"\(id)-title \(id)-desc\" xmlns=\"http://www.w3.org/2000/svg\">"
+                + "<title id=\"\(id)-title\">\(esc(title))</title><desc id=\"\(id)-desc\">\(esc(described))</desc>"
+            for fraction in [0.0, 0.5, 1.0] {
+                let y = top + plotHeight * (1 - fraction)
+                html += "<line class=\"grid\" x1=\"\(num(left))\" x2=\"\(num(width))\" y1=\"\(num(y))\" y2=\"\(num(y))\"/>"
+                    + "<text class=\"axis\" x=\"\(num(left - 4))\" y=\"\(num(y + 4))\" text-anchor=\"end\">\(format(ceiling * fraction))</text>"
+            }
+            for (index, night) in scored.enumerated() {
+                let x = left + gap + Double(index) * (barWidth + gap)
+                let barHeight = plotHeight * min(values[index], ceiling) / ceiling
+                let date = clock.date(clock.nightOf(night.report.recording.startMilliseconds))
+                html += "<a href=\"\(esc(night.href))\"><rect class=\"bar\(night.report.tags.isEmpty ? "" : " tagged")\" x=\"\(num(x))\" "
+                    + "y=\"\(num(top + plotHeight - barHeight))\" width=\"\(num(barWidth))\" height=\"\(num(max(barHeight, 0.5)))\">"
+                    + "<title>\(esc(date)): \(format(values[index]))</title></rect></a>"
+                html += "<text class=\"axis\" x=\"\(num(x + barWidth / 2))\" y=\"\(num(top + plotHeight + 12))\" text-anchor=\"middle\">"
+                    + "\(esc(clock.dayOfMonth(clock.nightOf(night.report.recording.startMilliseconds))))</text>"
+                for (row, tag) in tags.enumerated() where night.report.tags.contains(tag) {
+                    let y = top + plotHeight + 18 + Double(row) * 10
+                    html += "<rect class=\"tagmark\" x=\"\(num(x))\" y=\"\(num(y))\" width=\"\(num(barWidth))\" height=\"7\">"
+                        + "<title>\(esc(tag))</title></rect>"
+                }
+            }
+            html += "</svg></div></figure>\n"
+        }
+        chart("Snore score, night by night (0-100)", "chart-score", value: { $0.snoring?.snoreScore ?? 0 }, format: { Formatting.fixed($0, 0) })
+        chart("Snores per hour, night by night", "chart-snores", value: snoresPerHour, format: { Formatting.fixed($0, 0) })
+        if !tags.isEmpty {
+            html += "<p class=\"legend\"><span>Bars: each night, left to right, labelled by the day of the month it began; "
+                + "tagged nights darker.</span><span>Marks under the bars, a row per tag, top to bottom: "
+                + "\(tags.map(esc).joined(separator: ", ")).</span></p>\n"
+        }
+        html += "</section>\n"
+    }
+
+    /// The smallest of 1, 2 or 5 times a power of ten at or above `value`: a chart's top.
+    static func niceCeiling(_ value: Double) -> Double {
+        guard value > 0 else { return 1 }
+        let power = pow(10, (log10(value)).rounded(.down))
+        for step in [1.0, 2, 5, 10] where step * power >= value { return step * power }
+        return 10 * power
     }
 
     private func tierHeading(_ tier: String) -> String {

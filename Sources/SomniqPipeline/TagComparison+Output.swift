@@ -1,0 +1,77 @@
+import Foundation
+import SomniqReports
+
+/// `somniq-analyze trends`: the comparison as a table, CSV or JSON.
+extension TagComparison {
+    static let columns = ["tag", "with_nights", "with_median_score", "with_lowest_score", "with_highest_score", "with_median_share",
+                          "with_median_snores_per_hour", "without_nights", "without_median_score", "without_lowest_score",
+                          "without_highest_score", "without_median_share", "without_median_snores_per_hour", "too_few_nights"]
+
+    /// The sentences, then a table of the figures; a line saying why there is nothing to compare otherwise.
+    public func table() -> String {
+        guard !rows.isEmpty else {
+            return "\(nights) " + (nights == 1 ? "night" : "nights") + ", none tagged: nothing to compare "
+                + "(tag nights with 'somniq-analyze tag ID --add mouthguard')\n"
+        }
+        var text = rows.map { $0.sentence + "\n" }.joined() + "\n"
+        var table = TextTable(headers: ["tag", "nights", "median score", "range", "snoring", "snores/h", "without", "median score",
+                                        "range", "snoring", "snores/h"],
+                              alignments: [.left] + Array(repeating: .right, count: 10))
+        func cells(_ side: Side) -> [String] {
+            [String(side.nights), side.medianScore.map { Formatting.fixed($0, 1) } ?? "",
+             side.lowestScore.map { l in "\(Formatting.fixed(l, 0))-\(Formatting.fixed(side.highestScore ?? l, 0))" } ?? "",
+             side.medianShare.map { Formatting.fixed($0 * 100, 0) + "%" } ?? "", side.medianSnoresPerHour.map { Formatting.fixed($0, 0) } ?? ""]
+        }
+        for row in rows { table.append([row.tag] + cells(row.with) + cells(row.without)) }
+        text += table.render()
+        text += "Snore score 0-100 (docs/guide.md); medians over nights, the range lowest to highest; snoring: share of the night.\n"
+        return text
+    }
+
+    public func csv() -> String {
+        CSVText.make { writer in
+            writer.write(row: Self.columns)
+            for row in rows {
+                writer.text(row.tag)
+                for side in [row.with, row.without] {
+                    writer.integer(side.nights)
+                    for value in [side.medianScore, side.lowestScore, side.highestScore, side.medianShare, side.medianSnoresPerHour] {
+                        if let value { writer.number((value * 1000).rounded() / 1000) } else { writer.plain("") }
+                    }
+                }
+                writer.integer(row.isThin ? 1 : 0)
+                writer.endRow()
+            }
+        }
+    }
+
+    struct JSONSide: Encodable {
+        var nights: Int
+        var medianScore, lowestScore, highestScore, medianShare, medianSnoresPerHour: Double?
+    }
+
+    struct JSONRow: Encodable {
+        var tag: String
+        var with, without: JSONSide
+        var tooFewNights: Bool
+        var sentence: String
+    }
+
+    struct JSONComparison: Encodable {
+        var nights: Int
+        var minimumNights: Int
+        var tags: [JSONRow]
+    }
+
+    public func json() throws -> String {
+        func side(_ side: Side) -> JSONSide {
+            func round(_ value: Double?) -> Double? { value.map { ($0 * 1000).rounded() / 1000 } }
+            return JSONSide(nights: side.nights, medianScore: round(side.medianScore), lowestScore: round(side.lowestScore),
+                            highestScore: round(side.highestScore), medianShare: round(side.medianShare),
+                            medianSnoresPerHour: round(side.medianSnoresPerHour))
+        }
+        return try JSONOutput.encode(JSONComparison(nights: nights, minimumNights: Self.minimumNights, tags: rows.map {
+            JSONRow(tag: $0.tag, with: side($0.with), without: side($0.without), tooFewNights: $0.isThin, sentence: $0.sentence)
+        }))
+    }
+}
