@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "SomniqEvaluation", dependencies: ["SomniqFiles"]),
         .target(name: "SomniqFit", dependencies: ["SomniqFeatures", "SomniqModel"]),
         // Exports and the byte-level writers they share with the reports (CSV, streamed JSON, label tables).
-        .target(name: "SomniqReports", dependencies: ["SomniqStore", "SomniqEvaluation", "SomniqFiles"]),
+        .target(name: "SomniqReports", dependencies: ["SomniqFeatures", "SomniqStore", "SomniqEvaluation", "SomniqFiles"]),
         // Analysis of recordings: one file, a batch into the store, the profiles compared, clips cut.
         .target(name: "SomniqPipeline", dependencies: [
             "SomniqAudio", "SomniqFeatures", "SomniqModel", "SomniqDetection", "SomniqStore", "SomniqFit", "SomniqReports", "SomniqFiles",

@@ -1,5 +1,6 @@
 import Foundation
 import SomniqEvaluation
+import SomniqFeatures
 import SomniqStore
 
 /// Writes stored results in the formats people already use: our JSON (with a schema), RFC 4180 CSV,
@@ -109,22 +110,37 @@ public struct Exporter {
         }
         var selection = 0
         for record in records {
-            let nyquist = (record.sampleRate ?? 0) / 2
-            try forEachItem(of: record, what: what, profile: profile) { item in
-                switch format {
-                case .audacity: out.write(AudacityLabels.line(item.event))
-                case .dcase: out.write(DCASETable.line(item.event))
-                default:
-                    selection += 1
-                    // A Raven table is tab-separated with no escapes: a tab or line break in a cell becomes a space.
-                    func cell(_ text: String) -> String { String(text.map { $0 == "\t" || $0.isNewline ? " " : $0 }) }
-                    out.write("\(selection)\tSpectrogram 1\t1\t\(String(format: "%.6f", item.event.onset))\t\(String(format: "%.6f", item.event.offset))"
-                               + "\t0\t\(nyquist)\t\(cell(item.event.label))\t\(cell(item.tier))\t\(cell(item.profile))"
-                               + "\t\(String(format: "%.4f", item.confidence))\t\(cell(item.startUTC))\n")
+            guard format == .raven else {
+                try forEachItem(of: record, what: what, profile: profile) { item in
+                    out.write(format == .audacity ? AudacityLabels.line(item.event) : DCASETable.line(item.event))
                 }
+                continue
+            }
+            // A Raven table holds one recording: its selections are gathered, then each one's band read from its windows.
+            var items: [Item] = []
+            try forEachItem(of: record, what: what, profile: profile) { items.append($0) }
+            let nyquist = Double(record.sampleRate ?? 0) / 2
+            for item in items {
+                selection += 1
+                let band = SelectionBand.of(try store.windowFeatures(recordingID: record.id, windows: Self.windows(of: item.event, in: record),
+                                                                     featureIDs: SelectionBand.featureIDs), nyquistHz: nyquist)
+                // A Raven table is tab-separated with no escapes: a tab or line break in a cell becomes a space.
+                func cell(_ text: String) -> String { String(text.map { $0 == "\t" || $0.isNewline ? " " : $0 }) }
+                out.write("\(selection)\tSpectrogram 1\t1\t\(String(format: "%.6f", item.event.onset))\t\(String(format: "%.6f", item.event.offset))"
+                           + "\t\(CSVText.number(band.low))\t\(CSVText.number(band.high))\t\(cell(item.event.label))\t\(cell(item.tier))"
+                           + "\t\(cell(item.profile))\t\(String(format: "%.4f", item.confidence))\t\(cell(item.startUTC))\n")
             }
         }
         out.flush()
+    }
+
+    /// The windows that share time with `event` (for a point, the windows holding it), within the recording's.
+    static func windows(of event: SoundEvent, in record: RecordingRecord) -> ClosedRange<Int> {
+        let last = max(0, (record.windowCount ?? 1) - 1)
+        let hop = AnalysisGrid.hopSeconds, length = AnalysisGrid.windowSeconds
+        let first = min(last, max(0, Int(((event.onset - length) / hop).rounded(.down)) + 1))
+        let end = max(first, min(last, Int((max(event.offset, event.onset + 1e-9) / hop).rounded(.up)) - 1))
+        return first...end
     }
 
     // MARK: - CSV

@@ -173,7 +173,25 @@ enum AnalysedNight {
         #expect(lines[0].hasPrefix("Selection\tView\tChannel\tBegin Time (s)\tEnd Time (s)\tLow Freq (Hz)\tHigh Freq (Hz)"))
         #expect(lines.count == 13, "a header and the 12 balanced alerts")
         #expect(lines[1].hasPrefix("1\tSpectrogram 1\t1\t"))
-        #expect(lines[1].contains("\t0\t8000\t"), "low and high frequency: 0 to Nyquist")
+    }
+
+    /// Each Raven selection carries the band its sound occupies, measured from its windows: the sample night's smoke
+    /// alarm (a 3,150 Hz tone) in the octave holding its tone, its snoring and speech below 2 kHz, every band within
+    /// 0 Hz to the recording's Nyquist frequency (8 kHz).
+    @Test func ravenSelectionsCarryTheirSoundsBand() throws {
+        let raven = try export(["--what", "episodes", "--profile", "balanced", "--format", "raven"]).stdout
+        let rows = raven.split(separator: "\n").dropFirst().map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+        try #require(!rows.isEmpty)
+        var bands: [String: (Double, Double)] = [:]
+        for row in rows {
+            let low = try #require(Double(row[5])), high = try #require(Double(row[6]))
+            #expect(low >= 0 && low < high && high <= 8000, "\(row)")
+            bands[row[7]] = (low, high)
+        }
+        let alarm = try #require(bands["smoke_detector"]), snoring = try #require(bands["snoring"])
+        #expect(alarm.0 <= 3150 && alarm.1 >= 3150 && alarm.0 >= 2000, "smoke alarm \(alarm)")
+        #expect(snoring.1 <= 2000 && snoring.0 <= 250, "snoring \(snoring)")
+        #expect(bands.values.contains { $0 != (0, 8000) } && Set(bands.values.map { "\($0)" }).count > 1, "not one band for all")
     }
 
     /// Several recordings in one export: every window of each, in order, as CSV and JSON; the same bytes to stdout and
