@@ -91,12 +91,13 @@ public struct TrendPage {
         }
         html += "<ul>\n"
         for row in comparison.rows {
-            var line = esc(row.sentence)
+            var line = esc(row.comparison)
             if let with = row.with.medianShare, let without = row.without.medianShare, let perHourWith = row.with.medianSnoresPerHour,
                let perHourWithout = row.without.medianSnoresPerHour {
                 line += "; snoring \(SnoringWords.percent(with)) of the night against \(SnoringWords.percent(without)), "
                     + "\(Formatting.fixed(perHourWith, 0)) snores an hour against \(Formatting.fixed(perHourWithout, 0))"
             }
+            if let caution = row.caution { line += " (\(esc(caution)))" }
             html += "<li>\(line).</li>\n"
         }
         html += "</ul>\n<p class=\"note\">Medians over nights, the snore score's range lowest to highest in brackets. Nights "

@@ -38,9 +38,17 @@ public struct TagComparison: Equatable, Sendable {
         /// Fewer than `minimumNights` on a side: a difference may be chance.
         public var isThin: Bool { with.nights < TagComparison.minimumNights || without.nights < TagComparison.minimumNights }
 
-        /// "with mouthguard, 6 nights: median score 23 (18-30); without, 9 nights: 41 (30-55)", and a caution when a side
+        /// "with mouthguard, 6 nights: median score 23 (18-30); without, 9 nights: 41 (30-55)", and `caution` when a side
         /// is thin.
-        public var sentence: String {
+        public var sentence: String { comparison + (caution.map { " (\($0))" } ?? "") }
+
+        /// "fewer than 3 nights on a side: too few to tell what helped", when a side is thin.
+        public var caution: String? {
+            isThin ? "fewer than \(TagComparison.minimumNights) nights on a side: too few to tell what helped" : nil
+        }
+
+        /// The sentence without its caution.
+        public var comparison: String {
             func side(_ side: Side, _ label: String, full: Bool) -> String {
                 let nights = "\(side.nights) " + (side.nights == 1 ? "night" : "nights")
                 guard let median = side.medianScore, let low = side.lowestScore, let high = side.highestScore else { return "\(label), no night" }
@@ -48,11 +56,7 @@ public struct TagComparison: Equatable, Sendable {
                 let range = lowest == highest ? "" : " (\(lowest)-\(highest))"
                 return "\(label), \(nights): " + (full ? "median score " : "") + Formatting.fixed(median, 0) + range
             }
-            var text = side(with, "with \(tag)", full: true) + "; " + side(without, "without", full: false)
-            if isThin {
-                text += " (fewer than \(TagComparison.minimumNights) nights on a side: too few to tell what helped)"
-            }
-            return text
+            return side(with, "with \(tag)", full: true) + "; " + side(without, "without", full: false)
         }
     }
 
