@@ -49,19 +49,29 @@ public enum AnalysisReport {
             let events = timeline.events.filter { $0.classIndex == classIndex }
             let bouts = timeline.bouts.filter { $0.classIndex == classIndex }
             let name = data.classIDs[classIndex]
-            let noun = name == "snoring" ? "snores" : "\(name) events"
-            var line = "  \(name): \(events.count) \(noun) (\(Formatting.fixed(Double(events.count) / hours, 0)) an hour), "
+            var line: String
+            if name == NightSummary.snoringClass {
+                // Snores are the sounds heard as snoring within bouts (as the night summary, the report and the exports
+                // count them); a snore-like sound on its own is said apart.
+                let inBouts = events.count { $0.bout != nil }, alone = events.count - inBouts
+                line = "  \(name): \(inBouts) snores in bouts (\(Formatting.fixed(Double(inBouts) / hours, 0)) an hour)"
+                    + (alone > 0 ? " and \(alone) snore-like \(alone == 1 ? "sound" : "sounds") on \(alone == 1 ? "its" : "their") own" : "") + ", "
+            } else {
+                line = "  \(name): \(events.count) \(name) events (\(Formatting.fixed(Double(events.count) / hours, 0)) an hour), "
+            }
             line += "\(Formatting.fixed(bouts.reduce(0) { $0 + $1.durationSeconds } / 60, 1)) min in \(bouts.count) "
                 + (bouts.count == 1 ? "bout" : "bouts")
             if let longest = bouts.max(by: { $0.durationSeconds < $1.durationSeconds }) {
                 line += ", longest \(Formatting.fixed(longest.durationSeconds / 60, 1)) min from \(Formatting.clock(longest.onsetSeconds))"
             }
-            // The loudest of those in bouts where there are bouts: a lone loud sound the classifier leant towards is
-            // the likeliest to be something else.
-            let candidates = bouts.isEmpty ? events : events.filter { $0.bout != nil }
+            // The loudest of those in bouts where there are bouts (and of snores, always): a lone loud sound the classifier
+            // leant towards is the likeliest to be something else.
+            let candidates = bouts.isEmpty && name != NightSummary.snoringClass ? events : events.filter { $0.bout != nil }
             let loudest = candidates.sorted { ($0.peakDbfs, $1.onsetSeconds) > ($1.peakDbfs, $0.onsetSeconds) }.prefix(3)
-            line += "; loudest " + loudest.map { "\(Formatting.clock($0.onsetSeconds)) (\(Formatting.fixed(Double($0.peakDbfs), 1)) dBFS)" }
-                .joined(separator: ", ")
+            if !loudest.isEmpty {
+                line += "; loudest " + loudest.map { "\(Formatting.clock($0.onsetSeconds)) (\(Formatting.fixed(Double($0.peakDbfs), 1)) dBFS)" }
+                    .joined(separator: ", ")
+            }
             text += line + "\n"
         }
         return text

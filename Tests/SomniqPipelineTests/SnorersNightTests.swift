@@ -34,6 +34,12 @@ import Testing
         #expect(summary.score > loudPart + 100 * softBout / 220 * 0.25 && summary.score < loudPart + 100 * softBout / 220 * 0.5,
                 "score \(summary.score)")
         #expect(summary.quietBreathingPace == nil, "no breathing was heard outside the bouts")
+        // The summary `analyze` prints says the same.
+        let text = AnalysisReport.text(data, results: [], detectionFloor: shippedBundle.classifier.detectionFloor)
+        #expect(text.contains("  snoring: 27 snores in bouts (442 an hour), 1.9 min in 2 bouts"), "\(text)")
+        #expect(text.contains("  snore score \(Formatting.fixed(summary.score, 0)): snoring 1.9 min, 51% of the night (very loud 0.9 min, "
+                              + "light 0.9 min)\n"), "\(text)")
+        #expect(text.contains("  breathing 15 a minute (12-15) from 25 breaths between snores (an estimate from sound"), "\(text)")
     }
 }
 
