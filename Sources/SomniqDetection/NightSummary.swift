@@ -71,7 +71,8 @@ public struct NightSummary: Equatable, Sendable {
     public static let fullWeightDb: Float = 40
     /// A window's breathing rhythm is read as a pace from this periodicity up (`breathing_periodicity`, 0-1).
     public static let steadyRhythm: Float = 0.5
-    /// ... where breathing is the class on top at this confidence or more (as a snore is one of a bout from 0.5).
+    /// A window's breathing rhythm is read only where breathing is the class on top at this confidence or more (as a
+    /// snore counts in a bout from 0.5).
     public static let breathingConfidence: Float = 0.5
 
     public var durationSeconds: Double

@@ -4,7 +4,9 @@ import SomniqDetection
 import SomniqFeatures
 
 /// A row of `night_summaries`: the snorer's figures of one night (`NightSummary`).
-public struct NightSummaryRecord: Codable, FetchableRecord, Sendable, Equatable {
+public struct NightSummaryRecord: Codable, FetchableRecord, PersistableRecord, Sendable, Equatable {
+    public static let databaseTableName = "night_summaries"
+
     public var recordingID: Int64
     public var snoreScore: Double
     public var snores: Int
@@ -92,20 +94,7 @@ extension AnalysisStore {
     }
 
     static func insertNightSummary(_ db: Database, _ summary: NightSummary, recordingID: Int64) throws {
-        let record = NightSummaryRecord(recordingID: recordingID, summary)
-        let values: [(String, (any DatabaseValueConvertible)?)] = [
-            ("recording_id", record.recordingID), ("snore_score", record.snoreScore), ("snores", record.snores),
-            ("snores_per_hour", record.snoresPerHour), ("snoring_minutes", record.snoringMinutes), ("snoring_share", record.snoringShare),
-            ("quiet_minutes", record.quietMinutes), ("light_minutes", record.lightMinutes), ("loud_minutes", record.loudMinutes),
-            ("very_loud_minutes", record.veryLoudMinutes), ("loudest_snore_over_room_db", record.loudestSnoreOverRoomDb),
-            ("breaths_per_minute", record.breathsPerMinute), ("breaths_per_minute_low", record.breathsPerMinuteLow),
-            ("breaths_per_minute_high", record.breathsPerMinuteHigh), ("breaths_counted", record.breathsCounted),
-            ("quiet_breaths_per_minute", record.quietBreathsPerMinute), ("quiet_breaths_per_minute_low", record.quietBreathsPerMinuteLow),
-            ("quiet_breaths_per_minute_high", record.quietBreathsPerMinuteHigh), ("quiet_breathing_windows", record.quietBreathingWindows),
-        ]
-        try db.execute(sql: "INSERT OR REPLACE INTO night_summaries (\(values.map(\.0).joined(separator: ", "))) VALUES "
-                           + "(\(Array(repeating: "?", count: values.count).joined(separator: ", ")))",
-                       arguments: StatementArguments(values.map(\.1)))
+        try NightSummaryRecord(recordingID: recordingID, summary).insert(db)
         for (index, bout) in summary.bouts.enumerated() {
             try db.execute(sql: """
                 UPDATE bouts SET breaths_per_minute = ?, breaths_per_minute_low = ?, breaths_per_minute_high = ?
