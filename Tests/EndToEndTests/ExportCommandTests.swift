@@ -269,5 +269,8 @@ enum AnalysedNight {
         #expect(try CommandRunner.run(["export", "--db", db, "--what", "windows", "--format", "dcase"]).status == 64)
         #expect(try CommandRunner.run(["export", "--db", db, "--recording", "999", "--format", "csv"]).status == 64)
         #expect(try CommandRunner.run(["export", "--db", "/nonexistent/x.sqlite", "--format", "csv"]).status == 2)
+        let zone = try CommandRunner.run(["export", "--db", db, "--what", "nights", "--format", "csv", "--timezone", "Mars/Olympus"])
+        #expect(zone.status == 64 && zone.stderr.contains("unknown time zone 'Mars/Olympus'"), "\(zone.stderr)")
+        #expect(try CommandRunner.run(["export", "--db", db, "--what", "nights", "--format", "dcase"]).status == 64)
     }
 }
