@@ -141,6 +141,9 @@ public struct NightPage {
 
     // MARK: - Snoring
 
+    /// A phrase of `SnoringWords` as the start of a sentence: its first letter a capital.
+    private func sentence(_ phrase: String) -> String { phrase.prefix(1).uppercased() + phrase.dropFirst() }
+
     /// The snore score and what it is made of: the time in each loudness band, the breathing pace (over the night and
     /// per bout), and the loudest snores to play.
     private func snoring(_ html: inout String) {
@@ -148,11 +151,11 @@ public struct NightPage {
         html += "<section aria-labelledby=\"snoring\">\n<h2 id=\"snoring\">Snoring</h2>\n"
         guard let score = SnoringWords.score(snoring) else {
             html += "<p>No snoring bout: snore score 0.</p>\n"
-            if let pace = SnoringWords.pace(snoring) { html += "<p>\(esc(pace.prefix(1).uppercased() + pace.dropFirst())).</p>\n" }
+            if let pace = SnoringWords.pace(snoring) { html += "<p>\(esc(sentence(pace))).</p>\n" }
             html += "</section>\n"
             return
         }
-        html += "<p>\(esc(score.prefix(1).uppercased() + score.dropFirst())). The score is the share of the night spent snoring, "
+        html += "<p>\(esc(sentence(score))). The score is the share of the night spent snoring, "
             + "each breath weighed by how loud its snore stood over the room (\(Int(NightSummary.fullWeightDb)) dB or more counts "
             + "whole): 0 is a night without snoring, 100 a whole night of snores \(Int(NightSummary.fullWeightDb)) dB over the room.</p>\n"
         html += "<div class=\"scroll\"><table>\n<caption class=\"note\">Snoring time by loudness over the room's background</caption>\n"
@@ -166,7 +169,7 @@ public struct NightPage {
                 + "<td class=\"n\">\(SnoringWords.percent(minutes / snoring.snoringMinutes))</td></tr>\n"
         }
         html += "</table></div>\n"
-        if let pace = SnoringWords.pace(snoring) { html += "<p>\(esc(pace.prefix(1).uppercased() + pace.dropFirst())).</p>\n" }
+        if let pace = SnoringWords.pace(snoring) { html += "<p>\(esc(sentence(pace))).</p>\n" }
         let bouts = report.snoringBouts
         if !bouts.isEmpty {
             html += "<div class=\"scroll\"><table>\n<caption class=\"note\">Snoring bouts and their breathing pace (breaths a "
