@@ -80,7 +80,7 @@ let package = Package(
         .testTarget(name: "SomniqDetectionTests", dependencies: ["SomniqDetection", "SomniqSynth"]),
         .testTarget(name: "SomniqStoreTests", dependencies: ["SomniqStore", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "SomniqEvaluationTests", dependencies: ["SomniqEvaluation"]),
-        .testTarget(name: "SomniqFitTests", dependencies: ["SomniqFit"]),
+        .testTarget(name: "SomniqFitTests", dependencies: ["SomniqFit", "SomniqSynth"]),
         .testTarget(name: "SomniqPipelineTests", dependencies: [
             "SomniqPipeline", "SomniqSynth", "SomniqLabelledAudio", "SomniqAudio", "SomniqStore", .product(name: "GRDB", package: "GRDB.swift"),
         ]),

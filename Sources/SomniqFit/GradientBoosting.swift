@@ -43,109 +43,168 @@ public struct GradientBoosting: Sendable {
 
     /// Fits to `samples` (rows of feature values), `labels` and `weights`, splitting only on `features`.
     /// The weights' scale does not matter: they are rescaled to average 1, so that `l2` counts in rows.
-    public init(samples: [[Float]], labels: [Bool], weights rawWeights: [Double], features: [Int], options: Options = Options()) {
-        precondition(samples.count == labels.count && labels.count == rawWeights.count)
+    public init(samples: [[Float]], labels: [Bool], weights: [Double], features: [Int], options: Options = Options()) {
+        self.init(table: BinnedTable(samples: samples, features: features, bins: options.bins), labels: labels,
+                  weights: weights, options: options)
+    }
+
+    /// Fits to the rows of `table` (binned beforehand, as one table may serve several fits).
+    init(table: BinnedTable, labels: [Bool], weights rawWeights: [Double], options: Options) {
+        precondition(table.rowCount == labels.count && labels.count == rawWeights.count && table.bins == options.bins)
         let rawTotal = rawWeights.reduce(0, +)
         let weights = rawTotal > 0 ? rawWeights.map { $0 * Double(rawWeights.count) / rawTotal } : rawWeights
         let positive = zip(labels, weights).reduce(0.0) { $0 + ($1.0 ? $1.1 : 0) }
         let total = weights.reduce(0, +)
         // The prior log-odds, kept finite when one side is empty.
         base = log(max(positive, 1e-9 * total) / max(total - positive, 1e-9 * total))
-        let table = BinnedTable(samples: samples, features: features, bins: options.bins)
-        var scores = [Double](repeating: base, count: samples.count)
-        var gradients = [Double](repeating: 0, count: samples.count)
-        var hessians = [Double](repeating: 0, count: samples.count)
+        var scores = [Double](repeating: base, count: labels.count)
+        var moments = [TreeGrower.Moments](repeating: .zero, count: labels.count)
         var grown: [Tree] = []
         let minLeafWeight = options.minLeafShare * total
         for _ in 0..<options.rounds {
-            for row in samples.indices {
+            for row in labels.indices {
                 let p = 1 / (1 + exp(-scores[row]))
-                gradients[row] = weights[row] * (p - (labels[row] ? 1 : 0))
-                hessians[row] = weights[row] * max(p * (1 - p), 1e-6)
+                moments[row] = TreeGrower.Moments(weights[row] * (p - (labels[row] ? 1 : 0)), weights[row] * max(p * (1 - p), 1e-6),
+                                                  weights[row], 0)
             }
-            let grower = TreeGrower(table: table, gradients: gradients, hessians: hessians, weights: weights,
-                                    l2: options.l2, minLeafWeight: minLeafWeight, shrinkage: options.learningRate)
-            let tree = grower.grow(rows: Array(samples.indices), depth: options.maxDepth)
-            for row in samples.indices { scores[row] += tree.value(samples[row]) }
-            grown.append(tree)
+            var grower = TreeGrower(table: table, moments: moments, l2: options.l2, minLeafWeight: minLeafWeight,
+                                    shrinkage: options.learningRate)
+            // Each training row's leaf is known from the growth: its points are added there, as `Tree.value` would.
+            grown.append(grower.grow(rows: Array(labels.indices), depth: options.maxDepth, scores: &scores))
         }
         trees = grown
     }
 }
 
 /// Feature values replaced by the index of their bin: `bin(row) ≤ k` exactly when `value < thresholds[k]`; a
-/// missing value (NaN) has the bin `missing`.
+/// missing value (NaN) has the bin after the last (`missingBin(column)`). Stored row by row, so that one pass over a
+/// node's rows fills the histograms of every feature.
 struct BinnedTable {
-    static let missing = UInt8.max
     let features: [Int]
     /// Per feature (in `features` order): ascending thresholds.
     let thresholds: [[Float]]
-    /// Per feature: the bin of every row.
-    let bins: [[UInt8]]
+    /// `codes[row * features.count + column]`: the bin of a row's value of `features[column]`.
+    let codes: [UInt8]
+    /// Where each column's histogram slots begin in a histogram of all columns (`slotCount` slots): one per bin and
+    /// one for missing values.
+    let slotOffsets: [Int]
+    let slotCount: Int
+    let rowCount: Int
+    /// The candidate thresholds asked for per feature.
+    let bins: Int
 
-    init(samples: [[Float]], features: [Int], bins count: Int) {
-        precondition(count < 256)
+    /// The table of `samples`, or of the samples at `rows` (in that order) when given.
+    init(samples: [[Float]], rows: [Int]? = nil, features: [Int], bins count: Int) {
+        precondition(count < 255)
         self.features = features
-        var thresholds: [[Float]] = [], bins: [[UInt8]] = []
-        for feature in features {
-            let cuts = DecisionTree.candidateThresholds(sortedValues: samples.map { $0[feature] }.filter { !$0.isNaN }.sorted(),
+        bins = count
+        let rows = rows ?? Array(samples.indices)
+        rowCount = rows.count
+        var thresholds: [[Float]] = []
+        var codes = [UInt8](repeating: 0, count: rows.count * features.count)
+        var slotOffsets: [Int] = [], slots = 0
+        for (column, feature) in features.enumerated() {
+            let cuts = DecisionTree.candidateThresholds(sortedValues: rows.map { samples[$0][feature] }.filter { !$0.isNaN }.sorted(),
                                                         count: count)
             thresholds.append(cuts)
-            bins.append(samples.map { row in
-                guard !row[feature].isNaN else { return Self.missing }
-                var lower = 0, upper = cuts.count
-                while lower < upper {
-                    let middle = (lower + upper) / 2
-                    if cuts[middle] <= row[feature] { lower = middle + 1 } else { upper = middle }
+            slotOffsets.append(slots)
+            slots += cuts.count + 2
+            for (row, sample) in rows.enumerated() {
+                let value = samples[sample][feature]
+                var lower = 0
+                if value.isNaN {
+                    lower = cuts.count + 1
+                } else {
+                    var upper = cuts.count
+                    while lower < upper {
+                        let middle = (lower + upper) / 2
+                        if cuts[middle] <= value { lower = middle + 1 } else { upper = middle }
+                    }
                 }
-                return UInt8(lower)
-            })
+                codes[row * features.count + column] = UInt8(lower)
+            }
         }
         self.thresholds = thresholds
-        self.bins = bins
+        self.codes = codes
+        self.slotOffsets = slotOffsets
+        slotCount = slots
     }
+
+    func missingBin(_ column: Int) -> Int { thresholds[column].count + 1 }
 }
 
 /// Grows one Newton tree on gradients and Hessians.
 struct TreeGrower {
-    let table: BinnedTable
-    let gradients: [Double], hessians: [Double], weights: [Double]
-    let l2: Double, minLeafWeight: Double, shrinkage: Double
+    /// A row's gradient, Hessian and weight (and a spare lane): summed lane by lane, in row order, so every sum is
+    /// the one a scalar loop would make.
+    typealias Moments = SIMD4<Double>
 
-    func leaf(_ rows: [Int]) -> GradientBoosting.Tree {
-        var g = 0.0, h = 0.0
-        for row in rows { g += gradients[row]; h += hessians[row] }
-        return .leaf(-g / (h + l2) * shrinkage)
+    let table: BinnedTable
+    let moments: [Moments]
+    let l2: Double, minLeafWeight: Double, shrinkage: Double
+    /// A histogram of every column, reused from node to node.
+    private var histogram: [Moments]
+
+    init(table: BinnedTable, moments: [Moments], l2: Double, minLeafWeight: Double, shrinkage: Double) {
+        self.table = table
+        self.moments = moments
+        self.l2 = l2
+        self.minLeafWeight = minLeafWeight
+        self.shrinkage = shrinkage
+        histogram = [Moments](repeating: .zero, count: table.slotCount)
     }
 
-    func grow(rows: [Int], depth: Int) -> GradientBoosting.Tree {
-        guard depth > 0, rows.count >= 2 else { return leaf(rows) }
-        var g = 0.0, h = 0.0, w = 0.0
-        for row in rows { g += gradients[row]; h += hessians[row]; w += weights[row] }
-        guard w >= 2 * minLeafWeight else { return leaf(rows) }
+    func sum(_ rows: [Int]) -> Moments {
+        var total = Moments.zero
+        for row in rows { total += moments[row] }
+        return total
+    }
+
+    func leaf(_ rows: [Int], scores: inout [Double]) -> GradientBoosting.Tree {
+        let total = sum(rows)
+        let value = -total[0] / (total[1] + l2) * shrinkage
+        for row in rows { scores[row] += value }
+        return .leaf(value)
+    }
+
+    /// Fills `histogram` with the moments of `rows`, per column and bin.
+    private mutating func fillHistogram(_ rows: [Int]) {
+        let columns = table.features.count
+        table.codes.withUnsafeBufferPointer { codes in
+            table.slotOffsets.withUnsafeBufferPointer { offsets in
+                moments.withUnsafeBufferPointer { moments in
+                    histogram.withUnsafeMutableBufferPointer { histogram in
+                        for slot in histogram.indices { histogram[slot] = .zero }
+                        for row in rows {
+                            let value = moments[row]
+                            let rowCodes = codes.baseAddress! + row * columns
+                            for column in 0..<columns { histogram[offsets[column] + Int(rowCodes[column])] += value }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    mutating func grow(rows: [Int], depth: Int, scores: inout [Double]) -> GradientBoosting.Tree {
+        guard depth > 0, rows.count >= 2 else { return leaf(rows, scores: &scores) }
+        let total = sum(rows)
+        let g = total[0], h = total[1], w = total[2]
+        guard w >= 2 * minLeafWeight else { return leaf(rows, scores: &scores) }
         let parent = g * g / (h + l2)
+        fillHistogram(rows)
         var best: (gain: Double, column: Int, bin: Int, missingBelow: Bool)?
         for column in table.features.indices {
             let cuts = table.thresholds[column].count
             guard cuts > 0 else { continue }
-            var histG = [Double](repeating: 0, count: cuts + 1)
-            var histH = histG, histW = histG
-            var missingG = 0.0, missingH = 0.0, missingW = 0.0
-            let bins = table.bins[column]
-            for row in rows {
-                let bin = bins[row]
-                if bin == BinnedTable.missing {
-                    missingG += gradients[row]; missingH += hessians[row]; missingW += weights[row]
-                    continue
-                }
-                histG[Int(bin)] += gradients[row]
-                histH[Int(bin)] += hessians[row]
-                histW[Int(bin)] += weights[row]
-            }
+            let offset = table.slotOffsets[column]
+            let missing = histogram[offset + cuts + 1]
+            let missingG = missing[0], missingH = missing[1], missingW = missing[2]
             // Missing values go to whichever side gains more; with none here, to the heavier side.
             var leftG = 0.0, leftH = 0.0, leftW = 0.0
             for cut in 0..<cuts {
-                leftG += histG[cut]; leftH += histH[cut]; leftW += histW[cut]
+                let slot = histogram[offset + cut]
+                leftG += slot[0]; leftH += slot[1]; leftW += slot[2]
                 func consider(missingBelow: Bool) {
                     let lg = leftG + (missingBelow ? missingG : 0), lh = leftH + (missingBelow ? missingH : 0)
                     let lw = leftW + (missingBelow ? missingW : 0)
@@ -162,17 +221,19 @@ struct TreeGrower {
                 }
             }
         }
-        guard let best else { return leaf(rows) }
-        let bins = table.bins[best.column]
-        let goesBelow = { (row: Int) -> Bool in
-            let bin = bins[row]
-            return bin == BinnedTable.missing ? best.missingBelow : Int(bin) <= best.bin
+        guard let best else { return leaf(rows, scores: &scores) }
+        let columns = table.features.count, missingBin = table.missingBin(best.column)
+        var below: [Int] = [], above: [Int] = []
+        table.codes.withUnsafeBufferPointer { codes in
+            for row in rows {
+                let bin = Int(codes[row * columns + best.column])
+                if bin == missingBin ? best.missingBelow : bin <= best.bin { below.append(row) } else { above.append(row) }
+            }
         }
-        let below = rows.filter(goesBelow)
-        let above = rows.filter { !goesBelow($0) }
         return .split(feature: table.features[best.column], threshold: table.thresholds[best.column][best.bin],
                       missingBelow: best.missingBelow,
-                      below: grow(rows: below, depth: depth - 1), above: grow(rows: above, depth: depth - 1))
+                      below: grow(rows: below, depth: depth - 1, scores: &scores),
+                      above: grow(rows: above, depth: depth - 1, scores: &scores))
     }
 }
 

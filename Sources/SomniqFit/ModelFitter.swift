@@ -91,6 +91,20 @@ public struct ModelFitter: Sendable {
         // Clips without a source (synthesised examples, event-labelled recordings) count as one source.
         let sources = dataset.clips.map { $0.source ?? "" }
         let softness = featureSoftness(rows)
+        // The rows a class learns from: all but those of clips that may hold it (a mixed bag; see below).
+        let keptRows = { @Sendable (id: String) -> [Int] in
+            rowClip.indices.filter { !dataset.clips[rowClip[$0]].uncertainClasses.contains(id) }
+        }
+        // Binning reads the values only, so the boosted classes that learn from the same rows share one table of them
+        // and one of each calibration fold's training rows.
+        var sharing: [[Int]: BoostingTables] = [:]
+        if options.method == .boosted {
+            for kept in Set(base.classes.filter { !options.keep.contains($0.id) }.map { keptRows($0.id) }) where !kept.isEmpty {
+                sharing[kept] = sharedTables(rows: kept.map { rows[$0] },
+                                             rowFold: calibrationFolds(clips: kept.map { rowClip[$0] }, dataset: dataset))
+            }
+        }
+        let shared = sharing
         // Classes are fitted independently, on as many threads as there are cores; each result goes to its own slot,
         // so the model is the same whatever the scheduling.
         let outcomes = Self.concurrentMap(base.classes.count) { classIndex -> (SoundClassDefinition?, ClassReport) in
@@ -101,7 +115,7 @@ public struct ModelFitter: Sendable {
             // still teaches `other`, whose confidence raises nothing: most of such a bag is what `other` is (clocks,
             // motors, a street), and without it `other` no longer held the top of a household noise (docs/classifier-history.md,
             // "A bag of everything but snoring").
-            let kept = rowClip.indices.filter { !dataset.clips[rowClip[$0]].uncertainClasses.contains(definition.id) }
+            let kept = keptRows(definition.id)
             let (rows, rowClip) = kept.count == rowClip.count ? (rows, rowClip) : (kept.map { rows[$0] }, kept.map { rowClip[$0] })
             let rowClass = kept.count == rowClass.count ? rowClass : kept.map { rowClass[$0] }
             let rowExample = kept.count == rowExample.count ? rowExample : kept.map { rowExample[$0] }
@@ -143,7 +157,8 @@ public struct ModelFitter: Sendable {
                     ? "Fitted, but no rule separates it from the rest; confidence 0."
                     : "Fitted: a depth-\(options.maxDepth) tree against the rest on \(examples) labelled examples."
             case .boosted:
-                fitted.score = boostedScore(rows: rows, labels: labels, clips: rowClip, sources: sources, dataset: dataset)
+                fitted.score = boostedScore(rows: rows, labels: labels, clips: rowClip, sources: sources, dataset: dataset,
+                                            tables: shared[kept])
                 parts = fitted.score!.trees.count
                 fitted.description = "Fitted: \(parts) boosted trees of depth \(options.maxDepth) against the rest on \(examples) "
                     + "labelled examples, calibrated on held-out folds."
@@ -178,21 +193,50 @@ public struct ModelFitter: Sendable {
         return work.results.map { $0! }
     }
 
-    /// A boosted points score for one class, calibrated on held-out scores of grouped folds of the clips.
-    func boostedScore(rows: [[Float]], labels: [Bool], clips rowClip: [Int], sources: [String], dataset: FitDataset) -> PointsScore {
+    /// The binned rows of a fit, and of each calibration fold's training rows.
+    struct BoostingTables: Sendable {
+        var all: BinnedTable
+        var folds: [BinnedTable]
+    }
+
+    var boostingOptions: GradientBoosting.Options {
         var boosting = GradientBoosting.Options()
         boosting.rounds = options.rounds
         boosting.maxDepth = options.maxDepth
         boosting.learningRate = options.learningRate
         boosting.minLeafShare = options.minLeafShare
-        let features = options.features.map(\.index)
-        let boosted = GradientBoosting(samples: rows, labels: labels, weights: balancedWeights(labels: labels, clips: rowClip, sources: sources),
-                                       features: features, options: boosting)
-        // Held-out scores: each row scored by a model fitted without its clip's group.
+        return boosting
+    }
+
+    /// Each row's calibration fold: grouped folds of the clips its rows come from.
+    func calibrationFolds(clips rowClip: [Int], dataset: FitDataset) -> [Int] {
         let clipIDs = Array(Set(rowClip)).sorted()
         let subset = FitDataset(clips: clipIDs.map { dataset.clips[$0] })
         let foldOfClip = Dictionary(uniqueKeysWithValues: zip(clipIDs, subset.folds(options.calibrationFolds)))
-        let rowFold = rowClip.map { foldOfClip[$0]! }
+        return rowClip.map { foldOfClip[$0]! }
+    }
+
+    func sharedTables(rows: [[Float]], rowFold: [Int]) -> BoostingTables {
+        let features = options.features.map(\.index), bins = boostingOptions.bins
+        let tables = Self.concurrentMap(options.calibrationFolds + 1) { index -> BinnedTable in
+            let fold = index - 1
+            return BinnedTable(samples: rows, rows: fold < 0 ? nil : rows.indices.filter { rowFold[$0] != fold },
+                               features: features, bins: bins)
+        }
+        return BoostingTables(all: tables[0], folds: Array(tables.dropFirst()))
+    }
+
+    /// A boosted points score for one class, calibrated on held-out scores of grouped folds of the clips. `tables`,
+    /// when given, are the binned `rows` and calibration folds (`sharedTables`).
+    func boostedScore(rows: [[Float]], labels: [Bool], clips rowClip: [Int], sources: [String], dataset: FitDataset,
+                      tables: BoostingTables? = nil) -> PointsScore {
+        let boosting = boostingOptions
+        let features = options.features.map(\.index)
+        let boosted = GradientBoosting(table: tables?.all ?? BinnedTable(samples: rows, features: features, bins: boosting.bins),
+                                       labels: labels, weights: balancedWeights(labels: labels, clips: rowClip, sources: sources),
+                                       options: boosting)
+        // Held-out scores: each row scored by a model fitted without its clip's group.
+        let rowFold = calibrationFolds(clips: rowClip, dataset: dataset)
         var heldOut = [Double](repeating: 0, count: rows.count)
         for fold in 0..<options.calibrationFolds {
             let training = rows.indices.filter { rowFold[$0] != fold }
@@ -201,9 +245,10 @@ public struct ModelFitter: Sendable {
                 for row in rows.indices where rowFold[row] == fold { heldOut[row] = boosted.score(rows[row]) }
                 continue
             }
-            let model = GradientBoosting(samples: training.map { rows[$0] }, labels: trainingLabels,
+            let table = tables?.folds[fold] ?? BinnedTable(samples: rows, rows: training, features: features, bins: boosting.bins)
+            let model = GradientBoosting(table: table, labels: trainingLabels,
                                          weights: balancedWeights(labels: trainingLabels, clips: training.map { rowClip[$0] }, sources: sources),
-                                         features: features, options: boosting)
+                                         options: boosting)
             for row in rows.indices where rowFold[row] == fold { heldOut[row] = model.score(rows[row]) }
         }
         // Every clip weighs the same, whatever its class: confidences then match the share of clips that were right.
