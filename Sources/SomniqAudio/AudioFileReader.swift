@@ -18,6 +18,8 @@ public final class AudioFileReader {
     public private(set) var declaredFrameCount: Int64?
     private let acceptsCutShort: Bool
     private let handle: OpaquePointer
+    /// The recording being followed, kept alive while libsndfile reads it.
+    private let source: GrowingAudioSource?
     private var interleaved: [Float] = []
     /// Whether the file's samples are 8- or 16-bit integers, read (and hashed) as 16-bit ones.
     private let readsIntegers: Bool
@@ -58,9 +60,7 @@ public final class AudioFileReader {
     /// A file whose header promises more audio than it holds is refused as `.truncated`, unless `acceptCutShort`:
     /// then it reads as the audio it holds, and `declaredFrameCount` says what the header promised. A file with no
     /// audio at all is refused either way.
-    public init(path: String, acceptCutShort: Bool = false) throws(AudioFileError) {
-        self.path = path
-        acceptsCutShort = acceptCutShort
+    public convenience init(path: String, acceptCutShort: Bool = false) throws(AudioFileError) {
         let manager = FileManager.default
         switch InputFile.problem(path: path) {
         case nil: break
@@ -97,6 +97,27 @@ public final class AudioFileReader {
             if let codec = Self.cafFormatID(path: path) { throw .undecodable(path: path, container: "CAF", codec: codec, reason: reason) }
             throw .cannotOpen(path: path, reason: reason)
         }
+        try self.init(path: path, handle: handle, info: info, acceptCutShort: acceptCutShort, source: nil)
+    }
+
+    /// Follows a recording another program is still writing (see `GrowingAudioSource`): reads wait for its audio
+    /// as it is written, and the audio ends where the source ends (the header finalised, the file idle, or `stop()`).
+    /// `format.frameCount` is what the header says until then, and the frames read once the end is reached.
+    public convenience init(following source: GrowingAudioSource) throws(AudioFileError) {
+        var info = SF_INFO()
+        var io = GrowingAudioSource.virtualIO
+        guard let handle = sf_open_virtual(&io, Int32(SFM_READ), &info, Unmanaged.passUnretained(source).toOpaque()) else {
+            throw .cannotOpen(path: source.path, reason: String(cString: sf_strerror(nil)))
+        }
+        source.waits = true
+        try self.init(path: source.path, handle: handle, info: info, acceptCutShort: true, source: source)
+    }
+
+    private init(path: String, handle: OpaquePointer, info: SF_INFO, acceptCutShort: Bool,
+                 source: GrowingAudioSource?) throws(AudioFileError) {
+        self.path = path
+        acceptsCutShort = acceptCutShort
+        self.source = source
         let format = AudioFormatInfo(
             sampleRate: Int(info.samplerate), channelCount: Int(info.channels), frameCount: info.frames,
             container: Self.containerName(info.format), encoding: Self.encodingName(info.format))
@@ -108,7 +129,7 @@ public final class AudioFileReader {
             sf_close(handle)
             throw .unsupportedSampleRate(path: path, sampleRate: format.sampleRate)
         }
-        if let declared = Self.declaredFrameCount(handle, readableFrames: format.frameCount) {
+        if source == nil, let declared = Self.declaredFrameCount(handle, readableFrames: format.frameCount) {
             guard acceptCutShort else {
                 sf_close(handle)
                 throw .truncated(path: path, expectedFrames: declared, readFrames: format.frameCount)
@@ -176,8 +197,8 @@ public final class AudioFileReader {
                 if error != 0 { throw .readFailed(path: path, reason: String(cString: sf_strerror(handle))) }
                 throw .truncated(path: path, expectedFrames: format.frameCount, readFrames: framesRead + Int64(got))
             }
-            // The audio ends here: what was read is the recording.
-            declaredFrameCount = declaredFrameCount ?? format.frameCount
+            // The audio ends here: what was read is the recording (a followed one's header promised nothing).
+            if source == nil { declaredFrameCount = declaredFrameCount ?? format.frameCount }
             format.frameCount = framesRead + Int64(got)
         }
         // NaN, infinities and magnitudes no recorder produces (here 80 dB above full scale) are corruption; the
@@ -252,9 +273,10 @@ public final class AudioFileReader {
     /// libsndfile decodes it, interleaved, in native byte order: as 16-bit integers for 8- and 16-bit PCM, as
     /// float32 for every other encoding. Equal for the same audio in another container (16-bit WAV, CAF, FLAC
     /// or AIFF alike), a renamed or moved file, or a file whose metadata changed. Available once every frame
-    /// has been read in order (`nil` before, or after a seek).
+    /// has been read in order (`nil` before, or after a seek; and for a followed recording, whose frame count was
+    /// not known when its first samples were hashed: hash the finished file).
     public var contentSHA256: String? {
-        guard digestValid, framesRead == format.frameCount else { return nil }
+        guard digestValid, source == nil, framesRead == format.frameCount else { return nil }
         return digest.finalize().map { String(format: "%02x", $0) }.joined()
     }
 

@@ -90,6 +90,11 @@ public final class AudioFileWriter {
         guard written == frames else { throw .writeFailed(path: path, reason: String(cString: sf_strerror(handle))) }
     }
 
+    /// Hands what has been written to the file (the encoder's whole blocks), for a reader following it.
+    public func flush() {
+        sf_write_sync(handle)
+    }
+
     /// Stores a broadcast-WAV origination date and time ("yyyy-mm-dd", "hh:mm:ss", UTC) before any audio is written.
     public func setDateString(_ iso: String) {
         sf_set_string(handle, Int32(SF_STR_DATE), iso)

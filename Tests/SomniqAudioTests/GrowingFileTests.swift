@@ -1,0 +1,225 @@
+import Foundation
+@testable import SomniqAudio
+import Testing
+
+/// Following a recording another program is still writing (#48): every sample as it was written, and the end where
+/// the writer finalises its header, stops writing, or the follow is stopped.
+@Suite struct GrowingFileTests {
+    static let rate = 16_000
+
+    /// A 16-bit tone, one sample per frame, as the writer writes it (value / 32768 is what the reader gives).
+    static func tone(seconds: Double) -> [Int16] {
+        (0..<Int(seconds * Double(rate))).map { Int16(8_000 * sin(Double($0) * 0.05)) }
+    }
+
+    /// A mono 16-bit WAV header with `dataBytes` in its size fields (0 or 0xFFFFFFFF: still open).
+    static func wavHeader(dataBytes: UInt32) -> Data {
+        var header = Data("RIFF".utf8)
+        func append<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { header.append(contentsOf: $0) } }
+        append(dataBytes == 0 || dataBytes == .max ? dataBytes : dataBytes + 36)
+        header.append(contentsOf: Array("WAVEfmt ".utf8))
+        append(UInt32(16)); append(UInt16(1)); append(UInt16(1)); append(UInt32(rate)); append(UInt32(rate * 2))
+        append(UInt16(2)); append(UInt16(16))
+        header.append(contentsOf: Array("data".utf8))
+        append(dataBytes)
+        return header
+    }
+
+    /// Writes `samples` to `path` after an open header, a tenth of a second every `pause` (10x real time at 10 ms),
+    /// then, when `finalise`, the header's final sizes. Returns when the writer is done.
+    static func writeGrowing(_ path: String, samples: [Int16], openSize: UInt32, finalise: Bool,
+                             pause: TimeInterval = 0.01) -> Thread {
+        FileManager.default.createFile(atPath: path, contents: wavHeader(dataBytes: openSize))
+        let thread = Thread {
+            let handle = FileHandle(forWritingAtPath: path)!
+            handle.seekToEndOfFile()
+            let block = rate / 10
+            for start in stride(from: 0, to: samples.count, by: block) {
+                let piece = samples[start..<min(samples.count, start + block)]
+                handle.write(piece.withUnsafeBytes { Data($0) })
+                Thread.sleep(forTimeInterval: pause)
+            }
+            if finalise {
+                handle.seek(toFileOffset: 0)
+                handle.write(wavHeader(dataBytes: UInt32(samples.count * 2)))
+            }
+            try? handle.close()
+        }
+        thread.start()
+        return thread
+    }
+
+    static func readAll(_ reader: AudioFileReader) throws -> [Float] {
+        var result: [Float] = []
+        var buffer = [Float](repeating: 0, count: 1_600)
+        while true {
+            let got = try buffer.withUnsafeMutableBufferPointer { try reader.read(into: $0) }
+            if got == 0 { break }
+            result += buffer[0..<got]
+        }
+        return result
+    }
+
+    @Test(arguments: [UInt32(0), UInt32.max])
+    func aWAVWrittenAtTenTimesRealTimeIsReadWholeAndEndsWhenFinalised(openSize: UInt32) throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("growing.wav")
+        let samples = Self.tone(seconds: 3)
+        _ = Self.writeGrowing(path, samples: samples, openSize: openSize, finalise: true)
+        let source = try GrowingAudioSource(path: path, idleSeconds: 20)
+        #expect(source.wasGrowing)
+        let reader = try AudioFileReader(following: source)
+        let started = Date()
+        let read = try Self.readAll(reader)
+        #expect(Date().timeIntervalSince(started) < 10, "ended by the finalised header, not the 20 s idle time")
+        #expect(read == samples.map { Float($0) / 32_768 })
+        #expect(source.finalised)
+        #expect(reader.format.frameCount == Int64(samples.count))
+        #expect(reader.declaredFrameCount == nil)
+        // A followed file's audio identity is taken from the finished file (its frame count leads the hash).
+        #expect(reader.contentSHA256 == nil)
+        #expect(try AudioFileReader(path: path).contentHashAfterReading() != nil)
+    }
+
+    @Test func aWriterThatStopsWithoutFinalisingEndsAfterTheIdleTime() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("killed.wav")
+        let samples = Self.tone(seconds: 2)
+        let writer = Self.writeGrowing(path, samples: samples, openSize: 0, finalise: false)
+        let source = try GrowingAudioSource(path: path, idleSeconds: 0.5, pollSeconds: 0.02)
+        let read = try Self.readAll(try AudioFileReader(following: source))
+        #expect(read == samples.map { Float($0) / 32_768 })
+        #expect(!source.finalised, "the header was never finalised: the night is flagged cut short")
+        #expect(source.ended)
+        while writer.isExecuting { Thread.sleep(forTimeInterval: 0.01) }
+    }
+
+    @Test func stoppingEndsTheFollowAtWhatWasWritten() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("stopped.wav")
+        let samples = Self.tone(seconds: 5)
+        // Real time: 5 s of audio take 5 s to arrive; the follow is stopped after 1.
+        let writer = Self.writeGrowing(path, samples: samples, openSize: .max, finalise: true, pause: 0.1)
+        let source = try GrowingAudioSource(path: path, idleSeconds: 30)
+        let opening = Date()
+        let reader = try AudioFileReader(following: source)
+        #expect(Date().timeIntervalSince(opening) < 1, "opening waits for nothing")
+        Thread {
+            Thread.sleep(forTimeInterval: 1)
+            source.stop()
+        }.start()
+        let started = Date()
+        let read = try Self.readAll(reader)
+        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(read.count > 0 && read.count < samples.count, "\(read.count) frames")
+        #expect(read == samples.prefix(read.count).map { Float($0) / 32_768 })
+        #expect(!source.finalised)
+        while writer.isExecuting { Thread.sleep(forTimeInterval: 0.05) }
+    }
+
+    @Test func aFinishedFileIsReadAtOnce() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("done.wav")
+        let samples = Self.tone(seconds: 1)
+        FileManager.default.createFile(atPath: path, contents: Self.wavHeader(dataBytes: UInt32(samples.count * 2))
+                                       + samples.withUnsafeBytes { Data($0) })
+        let source = try GrowingAudioSource(path: path, idleSeconds: 30)
+        #expect(!source.wasGrowing)
+        let started = Date()
+        let read = try Self.readAll(try AudioFileReader(following: source))
+        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(read == samples.map { Float($0) / 32_768 })
+    }
+
+    @Test func aFLACBeingEncodedIsFollowed() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("growing.flac")
+        let samples = Self.tone(seconds: 4)
+        let writer = try AudioFileWriter(path: path, sampleRate: Self.rate, container: .flac, encoding: .pcm16)
+        let floats = samples.map { Float($0) / 32_768 }
+        // The first second is there when the follow starts; the rest comes while it reads, and the encoder is never
+        // closed (its header keeps "length unknown").
+        try writer.write(interleaved: Array(floats[0..<Self.rate]))
+        // Only the feeder writes until it is done.
+        nonisolated(unsafe) let encoder = writer
+        let feeder = Thread {
+            for second in 1..<4 {
+                Thread.sleep(forTimeInterval: 0.1)
+                try? encoder.write(interleaved: Array(floats[(second * Self.rate)..<((second + 1) * Self.rate)]))
+            }
+        }
+        feeder.start()
+        let source = try GrowingAudioSource(path: path, idleSeconds: 1, pollSeconds: 0.02)
+        let read = try Self.readAll(try AudioFileReader(following: source))
+        while feeder.isExecuting { Thread.sleep(forTimeInterval: 0.01) }
+        // The encoder holds back its last partial block until it is closed: what it wrote is read, exactly.
+        #expect(read.count >= 3 * Self.rate, "\(read.count) frames")
+        #expect(read == Array(floats.prefix(read.count)))
+        try writer.close()
+    }
+}
+
+extension AudioFileReader {
+    /// The content hash once every frame has been read.
+    func contentHashAfterReading() throws -> String? {
+        _ = try GrowingFileTests.readAll(self)
+        return contentSHA256
+    }
+}
+
+/// `follow -`: raw PCM from a recorder's pipe, written to a file as it comes and followed from there (#48).
+@Suite struct RawAudioRecorderTests {
+    @Test func eachEncodingReadsAsItsFullScale() {
+        let cases: [(RawPCMFormat.Encoding, [UInt8], [Float])] = [
+            (.s16le, [0x00, 0x80, 0xFF, 0x7F, 0x00, 0x40], [-1, 32_767 / 32_768, 0.5]),
+            (.s24le, [0x00, 0x00, 0x80, 0xFF, 0xFF, 0xFF, 0x00, 0x00, 0x40], [-1, -1 / 8_388_608, 0.5]),
+            (.s32le, [0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0xC0], [-1, -0.5]),
+            (.f32le, Array(withUnsafeBytes(of: Float(0.25).bitPattern.littleEndian) { Array($0) }), [0.25]),
+        ]
+        for (encoding, bytes, expected) in cases {
+            let format = RawPCMFormat(sampleRate: 16_000, channelCount: 1, encoding: encoding)
+            #expect(bytes.withUnsafeBytes { format.samples($0) } == expected, "\(encoding)")
+        }
+    }
+
+    @Test func aPipedRecordingIsWrittenAsItComesAndFollowedFromTheFile() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("night.flac")
+        let samples = GrowingFileTests.tone(seconds: 3)
+        var descriptors: [Int32] = [0, 0]
+        #expect(pipe(&descriptors) == 0)
+        let (readEnd, writeEnd) = (descriptors[0], descriptors[1])
+        // The recorder's pipe delivers odd pieces: a frame may be cut between two reads.
+        let bytes = samples.withUnsafeBytes { Array($0) }
+        let feeder = Thread {
+            var offset = 0, piece = 1_001
+            while offset < bytes.count {
+                let end = min(bytes.count, offset + piece)
+                _ = bytes[offset..<end].withUnsafeBytes { write(writeEnd, $0.baseAddress, $0.count) }
+                offset = end
+                piece = piece == 1_001 ? 3_333 : 1_001
+                Thread.sleep(forTimeInterval: 0.005)
+            }
+            close(writeEnd)
+        }
+        let format = RawPCMFormat(sampleRate: GrowingFileTests.rate, channelCount: 1, encoding: .s16le)
+        let writer = try AudioFileWriter(path: path, sampleRate: format.sampleRate, container: .flac, encoding: .pcm16)
+        nonisolated(unsafe) let encoder = writer
+        nonisolated(unsafe) var recorded: Int64 = -1
+        let recorder = Thread {
+            recorded = (try? RawAudioRecorder.record(from: readEnd, format: format, into: encoder)) ?? -2
+            close(readEnd)
+        }
+        feeder.start()
+        recorder.start()
+        Thread.sleep(forTimeInterval: 0.3)
+        let source = try GrowingAudioSource(path: path, idleSeconds: 1, pollSeconds: 0.02)
+        let followed = try GrowingFileTests.readAll(try AudioFileReader(following: source))
+        while recorder.isExecuting || feeder.isExecuting { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(recorded == Int64(samples.count))
+        let expected = samples.map { Float($0) / 32_768 }
+        #expect(followed.count >= samples.count - 4_096, "all but the encoder's last block, which it writes on closing")
+        #expect(followed == Array(expected.prefix(followed.count)))
+        #expect(try AudioFileReader.readMono(path).samples == expected, "the finished file holds every sample")
+    }
+}
