@@ -67,6 +67,29 @@ public struct RecordingTimeline: Sendable {
             + Self.withinOtherSounds(model: model, confidences: confidences, windowCount: windowCount, timing: timing)
     }
 
+    /// How long after a window's end the confidence the alert processor hears there for `classIndex` is settled: a
+    /// timeline of the recording cut at any moment and one of the whole recording agree on every window that ends at
+    /// least this long before the cut (`RecordingTimelineHorizonTests` checks it). This is what a live follower waits
+    /// before it runs the class's alert processor over a window:
+    /// - 0 where the processor hears the classifier itself (a smoke alarm, crying, speech);
+    /// - for a class that opens a sound (a gasp), the room's background around the window (half a minute ahead);
+    /// - for a class heard only within its bouts (snoring), or claimed by another's bouts (a cough among snores), the
+    ///   background, a stretch of confident windows read as one, and as many breaths as a bout's confirmation (its
+    ///   third snore), its typical snore (its first five) and the beats looked for before and after it can take.
+    public static func horizonSeconds(classIndex: Int, model: ClassifierModel) -> Double {
+        let definition = model.classes[classIndex]
+        let background = Double(BackgroundLevel.spanSeconds + 1) + AnalysisGrid.windowSeconds
+        let claiming = model.classes.compactMap(\.events).filter { $0.claims.contains(definition.id) }
+        let rhythms = (definition.events?.boutOnly == true || !claiming.isEmpty ? [definition.events].compactMap { $0 } : [])
+            + claiming
+        if let gap = rhythms.map(\.boutGapSec).max(), let events = rhythms.map(\.boutMinEvents).max() {
+            let region = Double(RecurringEventFinder.regionWindows) * AnalysisGrid.hopSeconds + 2 * AnalysisGrid.windowSeconds
+            let beats = RecurringEventFinder.templateEvents + events + RecurringEventFinder.earlierBeats + 2
+            return background + region + Double(beats) * gap
+        }
+        return definition.opensSound ? background : 0
+    }
+
     /// A window is quiet when its level stands less than this over the background, dB (as `preceding_quiet_s` reads
     /// a stretch: windows 10 dB over the room).
     static let quietWindowDb: Float = 10

@@ -81,8 +81,10 @@ public enum RecurringEventFinder {
         var window = 0
         while window < windowCount {
             guard confidence(window) >= threshold else { window += 1; continue }
+            // A long confident stretch is read a part at a time, each judged by its own loudest sound: what a sound is
+            // never waits for the end of a stretch that may last minutes (see `RecordingTimeline.horizonSeconds`).
             var last = window
-            while last + 1 < windowCount, confidence(last + 1) >= threshold { last += 1 }
+            while last + 1 < windowCount, last + 1 - window < regionWindows, confidence(last + 1) >= threshold { last += 1 }
             let region = AnalysisGrid.windowStartSeconds(window)...(AnalysisGrid.windowStartSeconds(last) + AnalysisGrid.windowSeconds)
             for span in timing.sounds(in: region, reach: AnalysisGrid.windowSeconds, bridgeSeconds: rhythm.bridgeSec,
                                       minimumSeconds: rhythm.minEventSec) {
@@ -104,6 +106,20 @@ public enum RecurringEventFinder {
         return (events, bouts)
     }
 
+    /// The longest stretch of confident windows read as one region (10 s of windows).
+    static let regionWindows = 20
+    /// A bout's typical event (peak, length, pace) is that of its first events: a later snore is judged against what
+    /// was heard before it, never against the hours of the bout still to come.
+    static let templateEvents = 5
+    /// How many beats before a bout's first event are looked for, at most.
+    static let earlierBeats = 3
+
+    /// The median of the first `templateEvents` of `values` (in onset order).
+    static func typical<T: Comparable>(_ values: [T]) -> T {
+        let first = values.prefix(templateEvents).sorted()
+        return first[first.count / 2]
+    }
+
     /// How soon after a bout's event ends a soft sound is still that event, seconds: a snore's end that its level's
     /// dip split off. The next snore comes a breath later, 2.4 s or more from the last one's start.
     static let tailGapSeconds = 0.6
@@ -111,11 +127,11 @@ public enum RecurringEventFinder {
     static let tailDepthDb: Float = 10
 
     /// Events (in onset order, bouts marked) of which a soft one right after another of its bout is that one's tail:
-    /// less than `tailGapSeconds` after it ends and more than `tailDepthDb` under the bout's typical peak, it is
-    /// joined into it, so that a bout counts its snores, not the pieces of them.
+    /// less than `tailGapSeconds` after it ends and more than `tailDepthDb` under the bout's typical peak (its first
+    /// events'), it is joined into it, so that a bout counts its snores, not the pieces of them.
     static func joinTails(_ events: [RecurringEvent]) -> [RecurringEvent] {
         let typicalPeak = Dictionary(grouping: events.filter { $0.bout != nil }, by: { $0.bout! }).mapValues { members in
-            members.map(\.peakDbfs).sorted()[members.count / 2]
+            typical(members.map(\.peakDbfs))
         }
         return joined(events) { last, event in
             guard let bout = event.bout, last.bout == bout else { return false }
@@ -149,7 +165,7 @@ public enum RecurringEventFinder {
 
     /// Inside a bout the classifier may miss a snore or two (its rhythm features need a few breaths to settle, so the
     /// first snores of a bout score lower). A sound at the bout's pace that matches its events (within 10 dB of their
-    /// typical peak, of similar length) and that the classifier leans towards (half the event confidence) is one of
+    /// typical peak, of similar length; typical: its first events') and that the classifier leans towards (half the event confidence) is one of
     /// them: looked for before the first event, in gaps of a missing beat, and after the last. Leaning towards a
     /// class the rhythm claims counts the same where that class is on top (`claimedConfidence`): a loud snore at the
     /// bout's pace, scored as a cough in its window, is the bout's snore, as it is within the bout
@@ -161,10 +177,8 @@ public enum RecurringEventFinder {
         let boutIDs = Set(found.compactMap(\.bout))
         for bout in boutIDs.sorted() {
             var members = events.filter { $0.bout == bout }.sorted { $0.onsetSeconds < $1.onsetSeconds }
-            let peaks = members.map(\.peakDbfs).sorted(), lengths = members.map(\.durationSeconds).sorted()
-            let typicalPeak = peaks[peaks.count / 2], typicalLength = lengths[lengths.count / 2]
-            let intervals = zip(members.dropFirst(), members).map { $0.onsetSeconds - $1.onsetSeconds }.sorted()
-            let pace = intervals[intervals.count / 2]
+            let typicalPeak = typical(members.map(\.peakDbfs)), typicalLength = typical(members.map(\.durationSeconds))
+            let pace = typical(zip(members.dropFirst(), members).map { $0.onsetSeconds - $1.onsetSeconds })
             // Sounds like the bout's between `start` and `end` (none where that is shorter than half a snore).
             func matching(from start: Double, to end: Double) -> [RecurringEvent] {
                 guard end - start > typicalLength / 2 else { return [] }
@@ -179,9 +193,11 @@ public enum RecurringEventFinder {
                     }
             }
             var added: [RecurringEvent] = []
-            // Before the first, one beat at a time while they keep coming.
+            // Before the first, one beat at a time while they keep coming, a few beats at most.
             var first = members[0]
-            while let earlier = matching(from: max(0, first.onsetSeconds - min(rhythm.boutGapSec, 1.5 * pace)), to: first.onsetSeconds - 0.05).last {
+            for _ in 0..<earlierBeats {
+                guard let earlier = matching(from: max(0, first.onsetSeconds - min(rhythm.boutGapSec, 1.5 * pace)),
+                                             to: first.onsetSeconds - 0.05).last else { break }
                 added.append(earlier)
                 first = earlier
             }
