@@ -1,0 +1,61 @@
+import SomniqFeatures
+import SomniqModel
+
+/// One profile's alerts as a recording is heard, for a follower of a recording in progress: each alert is raised once
+/// what its class's alert processor hears up to its window is settled (`RecordingTimeline.horizonSeconds`), so the
+/// alerts raised live are the alerts `analyze` stores for the whole recording: the same windows, kinds and
+/// confidences, in the same order within each class. A smoke alarm's alert is raised as soon as its window is heard;
+/// a snoring alert once the bout it belongs to is settled.
+public struct LiveAlerts: Sendable {
+    public let profile: SensitivityProfile
+    public let bundle: ModelBundle
+    /// Per class, seconds after a window's end before its alert can be raised.
+    public let horizons: [Double]
+    /// Per class, how many of its alerts have been raised.
+    private var raised: [Int]
+
+    public init(profile: SensitivityProfile, bundle: ModelBundle) {
+        self.profile = profile
+        self.bundle = bundle
+        horizons = bundle.classifier.classes.indices.map { RecordingTimeline.horizonSeconds(classIndex: $0, model: bundle.classifier) }
+        raised = [Int](repeating: 0, count: bundle.classifier.classes.count)
+    }
+
+    /// The alerts settled once `heardSeconds` of audio have been heard (its `windowCount` whole windows' confidences and
+    /// its level envelope) that were not raised before, in time order.
+    public mutating func update(confidences: [Float], windowCount: Int, envelope: LevelEnvelope, heardSeconds: Double) -> [Alert] {
+        let timeline = envelope.isEmpty ? nil
+            : RecordingTimeline(envelope: envelope, model: bundle.classifier, confidences: confidences, windowCount: windowCount)
+        let result = ProfileRunner.run(profile: profile, bundle: bundle, confidences: confidences, windowCount: windowCount,
+                                       durationSeconds: heardSeconds, timeline: timeline)
+        let horizons = horizons
+        return take(result.alerts) { alert in
+            AnalysisGrid.windowStartSeconds(alert.frame) + AnalysisGrid.windowSeconds + horizons[alert.classIndex] <= heardSeconds
+        }
+    }
+
+    /// The alerts of the whole recording's `result` (as `analyze` stores them) that were not raised live: those the
+    /// recording ended too soon after to settle.
+    public mutating func finish(_ result: ProfileResult) -> [Alert] {
+        take(result.alerts) { _ in true }
+    }
+
+    /// Of `alerts` (in time order), those past each class's raised ones that `settled` allows, in time order; within
+    /// a class they are taken in order and stop at the first not yet settled.
+    private mutating func take(_ alerts: [Alert], settled: (Alert) -> Bool) -> [Alert] {
+        var seen = [Int](repeating: 0, count: raised.count), blocked = [Bool](repeating: false, count: raised.count)
+        var taken: [Alert] = []
+        for alert in alerts {
+            let classIndex = alert.classIndex
+            defer { seen[classIndex] += 1 }
+            guard seen[classIndex] >= raised[classIndex], !blocked[classIndex] else { continue }
+            guard settled(alert) else {
+                blocked[classIndex] = true
+                continue
+            }
+            taken.append(alert)
+        }
+        for alert in taken { raised[alert.classIndex] += 1 }
+        return taken
+    }
+}
