@@ -19,8 +19,9 @@ public final class GrowingAudioSource: @unchecked Sendable {
     private var position: Int64 = 0
     /// Byte ranges of size fields still open in the header, shown as all bits set.
     private let openSizeFields: [Range<Int64>]
-    /// Where the header's data size field lies, to see it finalised.
+    /// Where the header's data size field lies, to see it finalised, and what it held when the file was opened.
     private let dataSizeField: Range<Int64>?
+    private var openDataSize: [UInt8]?
     private var lastGrowth = Date()
     private var knownLength: Int64 = 0
     private let lock = NSLock()
@@ -51,6 +52,8 @@ public final class GrowingAudioSource: @unchecked Sendable {
         dataSizeField = layout.dataSizeField
         wasGrowing = !layout.openFields.isEmpty
         waits = layout.dataSizeField == nil
+        openDataSize = nil
+        openDataSize = dataSizeBytes()
         finalised = !wasGrowing && layout.dataSizeField != nil
     }
 
@@ -79,6 +82,8 @@ public final class GrowingAudioSource: @unchecked Sendable {
             return got == count ? buffer : nil
         }
         guard let head = bytes(0, 12) else { return ([], nil) }
+        var status = stat()
+        let length = fstat(descriptor, &status) == 0 ? Int64(status.st_size) : 0
         func named(_ bytes: [UInt8], _ id: String) -> Bool { bytes.count >= 4 && bytes[0..<4].elementsEqual(id.utf8) }
         if named(head, "RIFF"), head[8..<12].elementsEqual("WAVE".utf8) {
             let riffSize = UInt32(head[4]) | UInt32(head[5]) << 8 | UInt32(head[6]) << 16 | UInt32(head[7]) << 24
@@ -88,7 +93,10 @@ public final class GrowingAudioSource: @unchecked Sendable {
                 let size = UInt32(chunk[4]) | UInt32(chunk[5]) << 8 | UInt32(chunk[6]) << 16 | UInt32(chunk[7]) << 24
                 if named(chunk, "data") {
                     let field = (offset + 4)..<(offset + 8)
+                    // Open: sizes left 0 or all bits set, or a size the file does not hold yet (arecord writes its
+                    // largest, to be put right when it stops).
                     let open = size == 0 || size == .max || riffSize == 0 || riffSize == .max
+                        || offset + 8 + Int64(size) > length
                     return (open ? [4..<8, field] : [], field)
                 }
                 offset += 8 + Int64(size) + Int64(size & 1)
@@ -102,7 +110,8 @@ public final class GrowingAudioSource: @unchecked Sendable {
                 let size = chunk[4..<12].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
                 if named(chunk, "data") {
                     let field = (offset + 4)..<(offset + 12)
-                    return (size == 0 || size == .max ? [field] : [], field)
+                    let open = size == 0 || size == .max || size > UInt64(max(0, length - offset - 12))
+                    return (open ? [field] : [], field)
                 }
                 guard size < UInt64(Int64.max / 2) else { break }
                 offset += 12 + Int64(size)
@@ -111,13 +120,19 @@ public final class GrowingAudioSource: @unchecked Sendable {
         return ([], nil)
     }
 
-    /// Whether the writer has written the header's final sizes since the file was opened.
-    private func headerFinalised() -> Bool {
-        guard wasGrowing, let field = dataSizeField else { return false }
+    /// The data size field's bytes as they are in the file now.
+    private func dataSizeBytes() -> [UInt8]? {
+        guard let field = dataSizeField else { return nil }
         var buffer = [UInt8](repeating: 0, count: field.count)
         let got = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, field.count, off_t(field.lowerBound)) }
-        guard got == field.count else { return false }
-        return !(buffer.allSatisfy { $0 == 0 } || buffer.allSatisfy { $0 == 0xFF })
+        return got == field.count ? buffer : nil
+    }
+
+    /// Whether the writer has written the header's final sizes since the file was opened: the data size is no longer
+    /// what it was then, nor a placeholder.
+    private func headerFinalised() -> Bool {
+        guard wasGrowing, let now = dataSizeBytes() else { return false }
+        return now != openDataSize && !(now.allSatisfy { $0 == 0 } || now.allSatisfy { $0 == 0xFF })
     }
 
     // MARK: - Reading

@@ -94,6 +94,48 @@ public struct RecordingAnalyzer: Sendable {
         return data
     }
 
+    /// What a follower has heard so far of a recording in progress: the whole windows' confidences (row-major) and
+    /// the level envelope of `heardSeconds` of audio.
+    public struct Heard {
+        public var windowCount: Int
+        public var confidences: [Float]
+        public var envelope: LevelEnvelope
+        public var heardSeconds: Double
+    }
+
+    /// Decodes and classifies a recording another program is still writing (`source`), as `analyze(path:)` does, and
+    /// hands what has been heard to `update` every `updateSeconds` of audio and once more at the end. Returns what was
+    /// heard in all. Stops where the source ends (its header finalised, the file idle, or `source.stop()`).
+    public func follow(_ source: GrowingAudioSource, updateSeconds: Double = 2,
+                       update: (Heard) -> Void) throws(AudioFileError) -> Heard {
+        let reader = try AudioFileReader(following: source)
+        let rate = reader.format.sampleRate
+        // The recording's length is not known: room for an hour's windows, grown as the night goes on.
+        var accumulator = WindowAccumulator(analyzer: self, sampleRate: rate, expectedWindows: 7_200, spool: nil)
+        var buffer = [Float](repeating: 0, count: AnalysisGrid(sampleRate: rate).maximumBlockLength)
+        var frames: Int64 = 0, reported: Int64 = 0
+        let every = Int64(updateSeconds * Double(rate))
+        func heard() -> Heard {
+            Heard(windowCount: accumulator.windowCount,
+                  confidences: Array(accumulator.confidences.prefix(accumulator.windowCount * accumulator.classCount)),
+                  envelope: accumulator.stream.envelope, heardSeconds: Double(frames) / Double(rate))
+        }
+        while true {
+            let got = try buffer.withUnsafeMutableBufferPointer { pointer throws(AudioFileError) in try reader.read(into: pointer) }
+            guard got > 0 else { break }
+            buffer.withUnsafeBufferPointer { accumulator.consume(UnsafeBufferPointer(rebasing: $0[0..<got])) }
+            frames += Int64(got)
+            if frames - reported >= every {
+                reported = frames
+                update(heard())
+            }
+        }
+        accumulator.finish()
+        let final = heard()
+        update(final)
+        return final
+    }
+
     /// A file's size and modification time (as `BatchAnalyzer` compares them to what is stored), or `nil` when they
     /// cannot be read.
     struct FileIdentity: Equatable {
@@ -201,6 +243,7 @@ public struct RecordingAnalyzer: Sendable {
         private mutating func emit(_ vector: FeatureVector) {
             if let spool { spool.append(vector.values) } else { features.append(contentsOf: vector.values) }
             let window = windowCount, classCount = classCount
+            makeRoom(for: window)
             confidences.withUnsafeMutableBufferPointer { buffer in
                 let row = UnsafeMutableBufferPointer(rebasing: buffer[(window * classCount)..<((window + 1) * classCount)])
                 classifier.classify(vector, into: row)
@@ -215,6 +258,13 @@ public struct RecordingAnalyzer: Sendable {
                 }
             }
             windowCount += 1
+        }
+
+        /// Room for one more window's confidences, where the recording's length was not known.
+        private mutating func makeRoom(for window: Int) {
+            if (window + 1) * classCount > confidences.count {
+                confidences += [Float](repeating: 0, count: max(confidences.count, classCount))
+            }
         }
     }
 

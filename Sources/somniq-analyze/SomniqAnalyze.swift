@@ -14,7 +14,7 @@ struct SomniqAnalyze: ParsableCommand {
         version: toolVersion,
         subcommands: [AnalyzeCommand.self, ClassifyCommand.self, CompareCommand.self, EvaluateCommand.self, ExportCommand.self, FitCommand.self, RegressCommand.self,
                       ProfilesCommand.self, RecordingsCommand.self,
-                      ClassesCommand.self, ClipsCommand.self, ReportCommand.self, MergeCommand.self, TagCommand.self, TrendsCommand.self])
+                      ClassesCommand.self, ClipsCommand.self, ReportCommand.self, MergeCommand.self, TagCommand.self, TrendsCommand.self, FollowCommand.self])
 
     /// Runs the command as ArgumentParser would, then closes every database it opened: the last write is checkpointed
     /// into the database file and the -wal and -shm files go, so the .sqlite file alone holds everything.

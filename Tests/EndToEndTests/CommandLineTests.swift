@@ -173,7 +173,7 @@ let sampleNight = CommandRunner.root + "/fixtures/sample-night/sleep_recording_1
 /// What a new user reads first (#46): each default said once, and only the formats a command takes.
 @Suite struct HelpTextTests {
     static let commands = ["analyze", "classify", "compare", "evaluate", "export", "fit", "regress", "profiles", "recordings",
-                           "classes", "clips", "report", "merge"]
+                           "classes", "clips", "report", "merge", "follow"]
 
     @Test(arguments: commands) func eachDefaultIsSaidOnce(command: String) throws {
         let help = try CommandRunner.run([command, "--help"])

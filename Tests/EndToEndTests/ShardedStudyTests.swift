@@ -4,7 +4,7 @@ import Testing
 
 /// A fixture study (the two synthesised nights, every format's sine, the bad inputs) in a manifest, analysed once
 /// whole and again in shards, each shard its own process, then merged.
-private enum FixtureStudy {
+enum FixtureStudy {
     static let files: [String] = {
         let fixtures: String = CommandRunner.root + "/fixtures"
         var files: [String] = [fixtures + "/nights/apnea-night_8k.caf", fixtures + "/nights/rainy-night_16k.flac"]
