@@ -4,40 +4,52 @@ import Foundation
 /// A recording that another program is still writing (a recorder, `arecord`, a phone app syncing), read through
 /// libsndfile as it grows.
 ///
-/// libsndfile reads a file from its header, which a recorder writes twice: once at the start with its sizes left
-/// open, and again, final, when it stops. So it is given the file through its virtual I/O: a read at the end of what
-/// has been written waits for more (polling every `pollSeconds`), and the file's end comes only when the writer has
-/// finalised the header, or when the file has not grown for `idleSeconds`, or when `stop()` is called. A WAV or CAF
-/// header whose sizes are still open (0, or all bits set) is shown to libsndfile as "unknown size", which it reads to
-/// the end of the file; FLAC needs nothing (its sample count 0 already means unknown).
+/// libsndfile reads a file from its header, which a recorder writes at the start with its sizes left open (0, all
+/// bits set, or more than it has written) and puts right when it stops, or keeps current as it goes. So it is given
+/// the file through its virtual I/O: a WAV's or CAF's sizes are shown as "unknown", which it reads to the end of the
+/// file (FLAC needs nothing: its sample count 0 already means unknown), and a read at the end of what has been
+/// written waits for more (polling every `pollSeconds`). The end comes when the writer finalises a header it left
+/// open, when the file has not grown for `idleSeconds`, or when `stop()` is called; it is then the audio the file
+/// holds, up to the data size the header states where it states one (chunks after the audio are not audio).
 public final class GrowingAudioSource: @unchecked Sendable {
+    public enum EndReason: String, Sendable {
+        /// The writer put the header's final sizes in.
+        case finalised
+        /// The file did not grow for `idleSeconds`.
+        case idle
+        /// `stop()` was called.
+        case stopped
+    }
+
     public let path: String
     public let idleSeconds: Double
     public let pollSeconds: Double
 
     private let descriptor: Int32
     private var position: Int64 = 0
-    /// Byte ranges of size fields still open in the header, shown as all bits set.
-    private let openSizeFields: [Range<Int64>]
-    /// Where the header's data size field lies, to see it finalised, and what it held when the file was opened.
+    /// Byte ranges of the header's size fields, shown as all bits set.
+    private let sizeFields: [Range<Int64>]
+    /// Where the header's data size field lies and where the audio starts, and what the field held at the start.
     private let dataSizeField: Range<Int64>?
+    private let dataStart: Int64?
     private var openDataSize: [UInt8]?
     private var lastGrowth = Date()
-    private var knownLength: Int64 = 0
     private let lock = NSLock()
     private var stopRequested = false
-    /// The file's length when the end came (finalised, idle or stopped): reads no longer wait, nor go beyond it.
+    /// The file's length when the end came: reads no longer wait, nor go beyond it.
     private var end: Int64?
     public var ended: Bool { end != nil }
-    /// Whether a read at the end waits for more. libsndfile, reading a WAV's or CAF's header, looks beyond the audio
-    /// for chunks after it, where nothing is yet: those reads must not wait, so for those containers waiting starts
-    /// once the header is read. A FLAC's decoder reads only the stream, and takes a short read for its end.
+    public private(set) var endReason: EndReason?
+    /// Whether a read at the end waits for more. libsndfile, reading a WAV's or CAF's header, may look beyond the
+    /// header: those reads must not wait, so for those containers waiting starts once the header is read. A FLAC's
+    /// decoder reads only the stream, and takes a short read for its end.
     var waits: Bool
-    /// Whether the writer finalised the header before the end; `false` when it stopped writing without (a recorder
-    /// killed, a power cut) or the follow was stopped first.
-    public private(set) var finalised = false
-    /// Whether the header's sizes were open when the file was opened (a recording in progress).
-    public let wasGrowing: Bool
+    /// Whether the writer finalised a header it had left open; `false` when it stopped writing without (a recorder
+    /// killed, a power cut), when it keeps its header current, or when the follow was stopped first.
+    public var finalised: Bool { endReason == .finalised }
+    /// Whether the header's sizes were open when the file was opened (a recording in progress, its header to be put
+    /// right at the end).
+    public let headerWasOpen: Bool
 
     /// Opens `path` for following. Throws as `AudioFileReader` does when the file cannot be opened.
     public init(path: String, idleSeconds: Double = 30, pollSeconds: Double = 0.1) throws(AudioFileError) {
@@ -48,13 +60,13 @@ public final class GrowingAudioSource: @unchecked Sendable {
         guard descriptor >= 0 else { throw AudioFileReader.openFailure(path: path, errno: errno) }
         self.descriptor = descriptor
         let layout = Self.headerLayout(descriptor: descriptor)
-        openSizeFields = layout.openFields
+        sizeFields = layout.sizeFields
         dataSizeField = layout.dataSizeField
-        wasGrowing = !layout.openFields.isEmpty
+        dataStart = layout.dataStart
+        headerWasOpen = layout.open
         waits = layout.dataSizeField == nil
         openDataSize = nil
         openDataSize = dataSizeBytes()
-        finalised = !wasGrowing && layout.dataSizeField != nil
     }
 
     deinit { close(descriptor) }
@@ -74,14 +86,14 @@ public final class GrowingAudioSource: @unchecked Sendable {
 
     // MARK: - Header
 
-    /// Where a WAV's or CAF's size fields lie, and which of them are still open.
-    static func headerLayout(descriptor: Int32) -> (openFields: [Range<Int64>], dataSizeField: Range<Int64>?) {
+    /// Where a WAV's or CAF's size fields lie and its audio starts, and whether the sizes were still open.
+    static func headerLayout(descriptor: Int32) -> (sizeFields: [Range<Int64>], dataSizeField: Range<Int64>?, dataStart: Int64?, open: Bool) {
         func bytes(_ offset: Int64, _ count: Int) -> [UInt8]? {
             var buffer = [UInt8](repeating: 0, count: count)
             let got = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, count, off_t(offset)) }
             return got == count ? buffer : nil
         }
-        guard let head = bytes(0, 12) else { return ([], nil) }
+        guard let head = bytes(0, 12) else { return ([], nil, nil, false) }
         var status = stat()
         let length = fstat(descriptor, &status) == 0 ? Int64(status.st_size) : 0
         func named(_ bytes: [UInt8], _ id: String) -> Bool { bytes.count >= 4 && bytes[0..<4].elementsEqual(id.utf8) }
@@ -92,16 +104,14 @@ public final class GrowingAudioSource: @unchecked Sendable {
                 guard let chunk = bytes(offset, 8) else { break }
                 let size = UInt32(chunk[4]) | UInt32(chunk[5]) << 8 | UInt32(chunk[6]) << 16 | UInt32(chunk[7]) << 24
                 if named(chunk, "data") {
-                    let field = (offset + 4)..<(offset + 8)
                     // Open: sizes left 0 or all bits set, or a size the file does not hold yet (arecord writes its
                     // largest, to be put right when it stops).
-                    let open = size == 0 || size == .max || riffSize == 0 || riffSize == .max
-                        || offset + 8 + Int64(size) > length
-                    return (open ? [4..<8, field] : [], field)
+                    let open = size == 0 || size == .max || riffSize == 0 || riffSize == .max || offset + 8 + Int64(size) > length
+                    return ([4..<8, (offset + 4)..<(offset + 8)], (offset + 4)..<(offset + 8), offset + 8, open)
                 }
                 offset += 8 + Int64(size) + Int64(size & 1)
             }
-            return ([], nil)
+            return ([], nil, nil, false)
         }
         if named(head, "caff") {
             var offset: Int64 = 8
@@ -109,15 +119,14 @@ public final class GrowingAudioSource: @unchecked Sendable {
                 guard let chunk = bytes(offset, 12) else { break }
                 let size = chunk[4..<12].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
                 if named(chunk, "data") {
-                    let field = (offset + 4)..<(offset + 12)
                     let open = size == 0 || size == .max || size > UInt64(max(0, length - offset - 12))
-                    return (open ? [field] : [], field)
+                    return ([(offset + 4)..<(offset + 12)], (offset + 4)..<(offset + 12), offset + 12, open)
                 }
                 guard size < UInt64(Int64.max / 2) else { break }
                 offset += 12 + Int64(size)
             }
         }
-        return ([], nil)
+        return ([], nil, nil, false)
     }
 
     /// The data size field's bytes as they are in the file now.
@@ -131,7 +140,7 @@ public final class GrowingAudioSource: @unchecked Sendable {
     /// Whether the writer has written the header's final sizes since the file was opened: the data size is no longer
     /// what it was then, nor a placeholder.
     private func headerFinalised() -> Bool {
-        guard wasGrowing, let now = dataSizeBytes() else { return false }
+        guard headerWasOpen, let now = dataSizeBytes() else { return false }
         return now != openDataSize && !(now.allSatisfy { $0 == 0 } || now.allSatisfy { $0 == 0xFF })
     }
 
@@ -143,35 +152,36 @@ public final class GrowingAudioSource: @unchecked Sendable {
         while got < count {
             let offset = position + Int64(got)
             // Once ended, the recording is what the file held then: a writer that goes on is not followed further.
-            let wanted = end.map { min(Int64(count - got), max(0, $0 - offset)) } ?? Int64(count - got)
-            guard wanted > 0 else { break }
-            let read = pread(descriptor, pointer + got, Int(wanted), off_t(offset))
-            if read > 0 {
-                got += read
-                lastGrowth = Date()
-                continue
+            let wanted = min(Int64(count - got), max(0, (end ?? readableLength()) - offset))
+            if wanted > 0 {
+                let read = pread(descriptor, pointer + got, Int(wanted), off_t(offset))
+                if read > 0 {
+                    got += read
+                    lastGrowth = Date()
+                    continue
+                }
+                if read < 0 {
+                    if errno == EINTR { continue }
+                    break
+                }
             }
-            if read < 0 {
-                if errno == EINTR { continue }
-                break
-            }
-            // While libsndfile reads the header it looks beyond the audio (for chunks after it): nothing there yet.
+            // While libsndfile reads the header it may look beyond it: nothing there yet.
             if end != nil || !waits { break }
+            let idle = Date().timeIntervalSince(lastGrowth)
             if isStopRequested {
-                endHere()
-            } else if headerFinalised() {
-                // The writer is done: what is in the file now is the whole recording.
-                finalised = true
-                endHere()
-            } else if Date().timeIntervalSince(lastGrowth) >= idleSeconds {
-                endHere()
+                endHere(.stopped)
+            } else if idle >= idleSeconds {
+                endHere(.idle)
+            } else if idle >= min(Self.finalisedGraceSeconds, idleSeconds), headerFinalised() {
+                // The writer put in the sizes it had left open and wrote nothing since: it is done.
+                endHere(.finalised)
             } else {
                 usleep(useconds_t(pollSeconds * 1_000_000))
             }
         }
-        // Size fields still open are shown as "unknown" (all bits set) for libsndfile to read to the end.
+        // Size fields are shown as "unknown" (all bits set), for libsndfile to read to the end.
         let span = position..<(position + Int64(got))
-        for field in openSizeFields where field.overlaps(span) {
+        for field in sizeFields where field.overlaps(span) {
             for byte in max(field.lowerBound, span.lowerBound)..<min(field.upperBound, span.upperBound) {
                 pointer.storeBytes(of: 0xFF, toByteOffset: Int(byte - position), as: UInt8.self)
             }
@@ -180,9 +190,27 @@ public final class GrowingAudioSource: @unchecked Sendable {
         return got
     }
 
-    private func endHere() {
+    /// How long a header put right must stay without more audio after it to be taken for the end: a writer that
+    /// keeps its header current puts sizes in after every block.
+    static let finalisedGraceSeconds = 1.0
+
+    /// How far the file can be read now: its length, or where the header says the audio ends, where it says so and the
+    /// file holds that much (chunks after the audio are not audio; a header kept current says how much is written).
+    private func readableLength() -> Int64 {
         var status = stat()
-        end = fstat(descriptor, &status) == 0 ? Int64(status.st_size) : position
+        let length = fstat(descriptor, &status) == 0 ? Int64(status.st_size) : position
+        guard let dataStart, let now = dataSizeBytes(), !(now.allSatisfy { $0 == 0 } || now.allSatisfy { $0 == 0xFF }) else {
+            return length
+        }
+        let size = now.count == 4
+            ? now.enumerated().reduce(Int64(0)) { $0 | Int64($1.element) << (8 * Int64($1.offset)) }
+            : now.reduce(Int64(0)) { $0 << 8 | Int64($1) }
+        return size >= 0 && dataStart + size <= length ? dataStart + size : length
+    }
+
+    private func endHere(_ reason: EndReason) {
+        end = readableLength()
+        endReason = reason
     }
 
     func seek(_ offset: Int64, whence: Int32) -> Int64 {
@@ -194,13 +222,8 @@ public final class GrowingAudioSource: @unchecked Sendable {
         return position
     }
 
-    /// The length libsndfile is told: for a recording in progress, far beyond any recording, so that it never takes
-    /// the current end for the last; for a finished one, its own (libsndfile looks for chunks after the audio).
-    var reportedLength: Int64 {
-        if wasGrowing { return Self.growingLength }
-        var status = stat()
-        return fstat(descriptor, &status) == 0 ? Int64(status.st_size) : 0
-    }
+    /// The length libsndfile is told: far beyond any recording, so that it never takes the current end for the last.
+    var reportedLength: Int64 { Self.growingLength }
     static let growingLength: Int64 = 1 << 40
 
     /// libsndfile's virtual I/O over this source (`user_data`: an unretained pointer to it).

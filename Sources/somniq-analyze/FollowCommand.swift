@@ -133,8 +133,12 @@ struct FollowCommand: ParsableCommand {
             Terminal.error("\(path): error: the night was followed (\(Formatting.clock(heard.heardSeconds))) but could not be stored: \(failure)")
             throw ExitStatus.someInputsFailed
         }
-        Terminal.error("\(path): \(Formatting.clock(heard.heardSeconds)) followed"
-                       + (source.finalised ? "" : " (the recorder did not finalise the file)") + "; stored in \(db)")
+        let ending = switch source.endReason {
+        case .finalised?: "the recorder finished the file"
+        case .stopped?: "stopped"
+        case .idle?, nil: "the file did not grow for \(Formatting.fixed(idle, 0)) s"
+        }
+        Terminal.error("\(path): \(Formatting.clock(heard.heardSeconds)) followed (\(ending)); stored in \(db)")
     }
 }
 

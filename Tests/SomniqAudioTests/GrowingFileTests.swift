@@ -68,7 +68,7 @@ import Testing
         let samples = Self.tone(seconds: 3)
         _ = Self.writeGrowing(path, samples: samples, openSize: openSize, finalise: true)
         let source = try GrowingAudioSource(path: path, idleSeconds: 20)
-        #expect(source.wasGrowing)
+        #expect(source.headerWasOpen)
         let reader = try AudioFileReader(following: source)
         let started = Date()
         let read = try Self.readAll(reader)
@@ -118,17 +118,48 @@ import Testing
         while writer.isExecuting { Thread.sleep(forTimeInterval: 0.05) }
     }
 
-    @Test func aFinishedFileIsReadAtOnce() throws {
+    @Test func aFinishedFileIsReadToItsAudiosEndWhenIdle() throws {
         let folder = TemporaryFolder()
         let path = folder.file("done.wav")
         let samples = Self.tone(seconds: 1)
+        // A chunk after the audio (metadata a recorder adds at the end) is not audio.
+        var trailing = Data("LIST".utf8)
+        withUnsafeBytes(of: UInt32(8).littleEndian) { trailing.append(contentsOf: $0) }
+        trailing.append(contentsOf: Array("INFOISFT".utf8))
         FileManager.default.createFile(atPath: path, contents: Self.wavHeader(dataBytes: UInt32(samples.count * 2))
-                                       + samples.withUnsafeBytes { Data($0) })
-        let source = try GrowingAudioSource(path: path, idleSeconds: 30)
-        #expect(!source.wasGrowing)
-        let started = Date()
+                                       + samples.withUnsafeBytes { Data($0) } + trailing)
+        let source = try GrowingAudioSource(path: path, idleSeconds: 0.5, pollSeconds: 0.02)
+        #expect(!source.headerWasOpen)
         let read = try Self.readAll(try AudioFileReader(following: source))
-        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(read == samples.map { Float($0) / 32_768 })
+        #expect(source.endReason == .idle)
+    }
+
+    @Test func aFileWhoseHeaderIsKeptCurrentIsFollowedUntilIdle() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("current.wav")
+        let samples = Self.tone(seconds: 2)
+        FileManager.default.createFile(atPath: path, contents: Self.wavHeader(dataBytes: 0))
+        // After each block the header says what the file holds.
+        let writer = Thread {
+            let handle = FileHandle(forWritingAtPath: path)!
+            var written = 0
+            for start in stride(from: 0, to: samples.count, by: Self.rate / 10) {
+                let piece = samples[start..<min(samples.count, start + Self.rate / 10)]
+                handle.seekToEndOfFile()
+                handle.write(piece.withUnsafeBytes { Data($0) })
+                written += piece.count
+                handle.seek(toFileOffset: 0)
+                handle.write(Self.wavHeader(dataBytes: UInt32(written * 2)))
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+            try? handle.close()
+        }
+        Thread.sleep(forTimeInterval: 0.05)
+        writer.start()
+        let source = try GrowingAudioSource(path: path, idleSeconds: 0.5, pollSeconds: 0.02)
+        let read = try Self.readAll(try AudioFileReader(following: source))
+        while writer.isExecuting { Thread.sleep(forTimeInterval: 0.01) }
         #expect(read == samples.map { Float($0) / 32_768 })
     }
 
