@@ -33,7 +33,7 @@ import Testing
         let snoring = (model["classes"] as! [[String: Any]]).first { $0["id"] as? String == "snoring" }!
         // The default method writes boosted trees as a calibrated points score.
         let score = try #require(snoring["score"] as? [String: Any])
-        #expect((score["trees"] as? [Any])?.count == 100)
+        #expect((score["trees"] as? [Any])?.count == 200, "fit's default is 200 rounds")
         #expect((score["calibration"] as? [String: Any])?["slope"] != nil)
         let readme = try String(contentsOfFile: out + "/README.md", encoding: .utf8)
         #expect(readme.contains("somniq-analyze fit --clips"))
