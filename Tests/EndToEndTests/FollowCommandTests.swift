@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SomniqAudio
+import SomniqSynth
 import Testing
 
 /// `follow` (#48): a recording followed while it is written gives the night `analyze` gives for the finished file,
@@ -12,25 +13,13 @@ import Testing
         return (mono.map { Int16(max(-32_768, min(32_767, ($0 * 32_768).rounded()))) }, rate)
     }()
 
-    static func header(rate: Int, dataBytes: UInt32) -> Data {
-        var header = Data("RIFF".utf8)
-        func append<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { header.append(contentsOf: $0) } }
-        append(dataBytes == 0 ? 0 : dataBytes + 36)
-        header.append(contentsOf: Array("WAVEfmt ".utf8))
-        append(UInt32(16)); append(UInt16(1)); append(UInt16(1)); append(UInt32(rate)); append(UInt32(rate * 2))
-        append(UInt16(2)); append(UInt16(16))
-        header.append(contentsOf: Array("data".utf8))
-        append(dataBytes)
-        return header
-    }
-
     @Test func aNightFollowedAtTenTimesRealTimeIsTheNightAnalyseStores() throws {
         let scratch = Scratch()
         let path = scratch.file("bedside.wav")
         let (samples, rate) = Self.night
         // A recorder writing at ten times real time: a header with its sizes open, a tenth of a second every 10 ms,
         // then the final header.
-        FileManager.default.createFile(atPath: path, contents: Self.header(rate: rate, dataBytes: 0))
+        FileManager.default.createFile(atPath: path, contents: UnfinishedWAV.header(sampleRate: rate, dataBytes: 0))
         let writer = Thread {
             let handle = FileHandle(forWritingAtPath: path)!
             handle.seekToEndOfFile()
@@ -39,7 +28,7 @@ import Testing
                 Thread.sleep(forTimeInterval: 0.01)
             }
             handle.seek(toFileOffset: 0)
-            handle.write(Self.header(rate: rate, dataBytes: UInt32(samples.count * 2)))
+            handle.write(UnfinishedWAV.header(sampleRate: rate, dataBytes: UInt32(samples.count * 2)))
             try? handle.close()
         }
         writer.start()

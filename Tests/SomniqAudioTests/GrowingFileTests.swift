@@ -1,5 +1,6 @@
 import Foundation
 @testable import SomniqAudio
+import SomniqSynth
 import Testing
 
 /// Following a recording another program is still writing (#48): every sample as it was written, and the end where
@@ -12,18 +13,7 @@ import Testing
         (0..<Int(seconds * Double(rate))).map { Int16(8_000 * sin(Double($0) * 0.05)) }
     }
 
-    /// A mono 16-bit WAV header with `dataBytes` in its size fields (0 or 0xFFFFFFFF: still open).
-    static func wavHeader(dataBytes: UInt32) -> Data {
-        var header = Data("RIFF".utf8)
-        func append<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { header.append(contentsOf: $0) } }
-        append(dataBytes == 0 || dataBytes >= 0x7FFF_FFF0 ? dataBytes : dataBytes + 36)
-        header.append(contentsOf: Array("WAVEfmt ".utf8))
-        append(UInt32(16)); append(UInt16(1)); append(UInt16(1)); append(UInt32(rate)); append(UInt32(rate * 2))
-        append(UInt16(2)); append(UInt16(16))
-        header.append(contentsOf: Array("data".utf8))
-        append(dataBytes)
-        return header
-    }
+    static func wavHeader(dataBytes: UInt32) -> Data { UnfinishedWAV.header(sampleRate: rate, dataBytes: dataBytes) }
 
     /// Writes `samples` to `path` after an open header, a tenth of a second every `pause` (10x real time at 10 ms),
     /// then, when `finalise`, the header's final sizes. Returns when the writer is done.
