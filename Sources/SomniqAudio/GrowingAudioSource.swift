@@ -6,8 +6,8 @@ import Foundation
 ///
 /// libsndfile reads a file from its header, which a recorder writes at the start with its sizes left open (0, all
 /// bits set, or more than it has written) and puts right when it stops, or keeps current as it goes. So it is given
-/// the file through its virtual I/O: a WAV's or CAF's sizes are shown as "unknown", which it reads to the end of the
-/// file (FLAC needs nothing: its sample count 0 already means unknown), and a read at the end of what has been
+/// the file through its virtual I/O: a WAV's sizes, and a CAF's where they are open, are shown as "unknown", which it
+/// reads to the end of the file (FLAC needs nothing: its sample count 0 already means unknown), and a read at the end of what has been
 /// written waits for more (polling every `pollSeconds`). The end comes when the writer finalises a header it left
 /// open, when the file has not grown for `idleSeconds`, or when `stop()` is called; it is then the audio the file
 /// holds, up to the data size the header states where it states one (chunks after the audio are not audio).
@@ -119,8 +119,10 @@ public final class GrowingAudioSource: @unchecked Sendable {
                 guard let chunk = bytes(offset, 12) else { break }
                 let size = chunk[4..<12].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
                 if named(chunk, "data") {
+                    // Shown as unknown (-1, as CAF writers that record as they go leave it) only when open:
+                    // libsndfile refuses a final CAF whose size says "unknown" as malformed.
                     let open = size == 0 || size == .max || size > UInt64(max(0, length - offset - 12))
-                    return ([(offset + 4)..<(offset + 12)], (offset + 4)..<(offset + 12), offset + 12, open)
+                    return (open ? [(offset + 4)..<(offset + 12)] : [], (offset + 4)..<(offset + 12), offset + 12, open)
                 }
                 guard size < UInt64(Int64.max / 2) else { break }
                 offset += 12 + Int64(size)

@@ -104,16 +104,18 @@ public struct RecordingAnalyzer: Sendable {
     }
 
     /// Decodes and classifies a recording another program is still writing (`source`), as `analyze(path:)` does, and
-    /// hands what has been heard to `update` every `updateSeconds` of audio and once more at the end. Returns what was
-    /// heard in all. Stops where the source ends (its header finalised, the file idle, or `source.stop()`).
-    public func follow(_ source: GrowingAudioSource, updateSeconds: Double = 2,
+    /// hands what has been heard to `update` every `updateSeconds` of audio (at most once every `minimumInterval` of
+    /// wall-clock time: a follow begun hours into a recording catches up at decoding speed, and each update reads all
+    /// that was heard) and once more at the end. Returns what was heard in all. Stops where the source ends (its header
+    /// finalised, the file idle, or `source.stop()`).
+    public func follow(_ source: GrowingAudioSource, updateSeconds: Double = 2, minimumInterval: Double = 1,
                        update: (Heard) -> Void) throws(AudioFileError) -> Heard {
         let reader = try AudioFileReader(following: source)
         let rate = reader.format.sampleRate
         // The recording's length is not known: room for an hour's windows, grown as the night goes on.
         var accumulator = WindowAccumulator(analyzer: self, sampleRate: rate, expectedWindows: 7_200, spool: nil)
         var buffer = [Float](repeating: 0, count: AnalysisGrid(sampleRate: rate).maximumBlockLength)
-        var frames: Int64 = 0, reported: Int64 = 0
+        var frames: Int64 = 0, reported: Int64 = 0, lastUpdate = Date.distantPast
         let every = Int64(updateSeconds * Double(rate))
         func heard() -> Heard {
             Heard(windowCount: accumulator.windowCount,
@@ -125,8 +127,9 @@ public struct RecordingAnalyzer: Sendable {
             guard got > 0 else { break }
             buffer.withUnsafeBufferPointer { accumulator.consume(UnsafeBufferPointer(rebasing: $0[0..<got])) }
             frames += Int64(got)
-            if frames - reported >= every {
+            if frames - reported >= every, Date().timeIntervalSince(lastUpdate) >= minimumInterval {
                 reported = frames
+                lastUpdate = Date()
                 update(heard())
             }
         }

@@ -125,6 +125,17 @@ import Testing
         #expect(source.endReason == .idle)
     }
 
+    @Test func aFinishedCAFIsFollowedToItsEnd() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("done.caf")
+        let samples = Self.tone(seconds: 1).map { Float($0) / 32_768 }
+        let writer = try AudioFileWriter(path: path, sampleRate: Self.rate, container: .caf, encoding: .pcm16)
+        try writer.write(interleaved: samples)
+        try writer.close()
+        let source = try GrowingAudioSource(path: path, idleSeconds: 0.3, pollSeconds: 0.02)
+        #expect(try Self.readAll(try AudioFileReader(following: source)) == samples)
+    }
+
     @Test func aFileWhoseHeaderIsKeptCurrentIsFollowedUntilIdle() throws {
         let folder = TemporaryFolder()
         let path = folder.file("current.wav")
