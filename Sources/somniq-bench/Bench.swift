@@ -4,6 +4,9 @@
 //   somniq-bench resample FILE   decode and the resampling to the 8 kHz analysis rate alone (scripts/bench/resamplers)
 //   somniq-bench features FILE   decode and every window's features, nothing else
 //   somniq-bench pipeline FILE   the whole analysis (decode, features, classifier, all five profiles), no database
+//   somniq-bench classify FILE   the features of FILE, then every window classified 20 times by the default model
+//                                (the classifier's cost, less the `features` stage's); the checksum folds every
+//                                confidence's bits, so two builds that print the same one computed the same confidences
 //   somniq-bench wisdom          plans the sub-frame transforms of the common sample rates with FFTW_PATIENT and
 //                                prints Sources/SomniqFeatures/FFTWisdom.swift (scripts/make-fftw-wisdom)
 import CFFTW
@@ -21,8 +24,8 @@ struct Bench {
             print(wisdomSource())
             return
         }
-        guard arguments.count == 3, ["decode", "resample", "features", "pipeline"].contains(arguments[1]) else {
-            FileHandle.standardError.write(Data("usage: somniq-bench decode|resample|features|pipeline FILE\n".utf8))
+        guard arguments.count == 3, ["decode", "resample", "features", "pipeline", "classify"].contains(arguments[1]) else {
+            FileHandle.standardError.write(Data("usage: somniq-bench decode|resample|features|pipeline|classify FILE\n".utf8))
             exit(64)
         }
         if arguments[1] == "pipeline" {
@@ -31,6 +34,10 @@ struct Bench {
             let data = try analyzer.analyze(path: arguments[2])
             let results = analyzer.runProfiles(bundle.profiles.profiles, on: data)
             print(results.map(\.alerts.count).reduce(0, +))
+            return
+        }
+        if arguments[1] == "classify" {
+            print(try classifyChecksum(path: arguments[2], repeats: 20))
             return
         }
         let reader = try AudioFileReader(path: arguments[2])
@@ -60,6 +67,25 @@ struct Bench {
         stream?.finish { checksum += Double($0[.spectralCentroidHz]) }
         resampler?.finish { checksum += Double($0[0]) }
         print(checksum)
+    }
+
+    /// Every window of the recording at `path` classified `repeats` times by the default model; an FNV-1a hash of every
+    /// confidence's bit pattern (the same for two builds only if they computed the same confidences).
+    static func classifyChecksum(path: String, repeats: Int) throws -> UInt64 {
+        let bundle = try ModelBundle.load(path: try ModelBundle.defaultLocation())
+        let data = try RecordingAnalyzer(bundle: bundle).analyze(path: path)
+        let classifier = Classifier(model: bundle.classifier)
+        let width = data.featureIDs.count
+        var confidences = [Float](repeating: 0, count: classifier.classCount)
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for _ in 0..<repeats {
+            for window in 0..<data.windowCount {
+                let vector = FeatureVector(values: Array(data.features[(window * width)..<((window + 1) * width)]))
+                confidences.withUnsafeMutableBufferPointer { classifier.classify(vector, into: $0) }
+                for confidence in confidences { hash = (hash ^ UInt64(confidence.bitPattern)) &* 0x100_0000_01b3 }
+            }
+        }
+        return hash
     }
 
     /// Sample rates whose transforms the shipped wisdom covers.

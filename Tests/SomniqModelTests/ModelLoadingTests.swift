@@ -190,7 +190,8 @@ let rulesModelPath = repositoryRoot + "/models/rules"
     }
 
     /// The classifier pads trees of every depth (a bare leaf, chains, the fitted ones) to one complete depth
-    /// and walks them four at a time: its confidence must be the tree walk's, bit for bit.
+    /// and walks them eight at a time without branches: its confidence must be the tree walk's, bit for bit, missing
+    /// features (NaN, sent below or above as each test says) included.
     @Test func treesOfMixedDepthsScoreAsTheTreeWalk() throws {
         let bundle = try load(editing: "model.json", from: defaultModelPath) { object in
             classes(&object) { snoring in
@@ -198,8 +199,10 @@ let rulesModelPath = repositoryRoot + "/models/rules"
                 var trees = score["trees"] as! [[String: Any]]
                 trees[0] = ["points": 0.25]
                 trees[1] = Self.chain(depth: PointsScore.maximumDepth)
-                trees[2] = Self.chain(depth: 1)
-                trees = Array(trees.prefix(11))  // not a multiple of four: the last trees are walked alone
+                var missingBelow = Self.chain(depth: 1)
+                missingBelow["missing"] = "below"
+                trees[2] = missingBelow
+                trees = Array(trees.prefix(11))  // not a multiple of eight: the last trees are walked alone
                 score["trees"] = trees
                 snoring["score"] = score
                 snoring["backstop"] = nil  // the score alone
@@ -212,6 +215,9 @@ let rulesModelPath = repositoryRoot + "/models/rules"
         for _ in 0..<300 {
             var values = (0..<FeatureID.count).map { _ in Float(generator.next() % 2_001) / 10 - 100 }
             values[FeatureID.mfcc1.index] = Float(generator.next() % 130) / 10 - 1  // along the chain's thresholds
+            if generator.next() % 3 == 0 {  // a recording without some bands: features missing, feature 0 among them
+                for index in values.indices where index == 0 || generator.next() % 4 == 0 { values[index] = .nan }
+            }
             let features = FeatureVector(values: values)
             let expected = min(1, max(0, definition.maxConfidence * score.confidence(features)))
             #expect(classifier.classify(features)[snoringIndex] == expected)
