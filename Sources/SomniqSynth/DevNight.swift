@@ -27,6 +27,9 @@ public struct DevNight: Sendable {
     /// Whole real snoring recordings placed in the night (their snores are not counted, only covered).
     public var snoringRecordings: [Event]
     public var background: String
+    /// Every clip placed in the night, labelled with its file name, in the order placed: what sounded when, the
+    /// distractors included (what a false event was made of).
+    public var placed: [Event] = []
 }
 
 /// One clip the nights are built from: its class (`nil`: a sound of none of our classes, used as a distractor) and
@@ -147,6 +150,8 @@ public struct DevNightBuilder {
             let power = clip.samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(1, clip.samples.count))
             let scale = power > 0 ? Float(SoundSynthesizer.amplitude(dbfs: levelDbfs) / power.squareRoot()) : 0
             let offset = Int(start * Double(sampleRate))
+            night.placed.append(.init(label: (clip.path as NSString).lastPathComponent, onsetSeconds: start,
+                                      offsetSeconds: min(seconds, start + Double(clip.samples.count) / Double(sampleRate))))
             let fade = min(clip.samples.count / 2, Int(fadeSeconds * Double(sampleRate)))
             for (position, value) in clip.samples.enumerated() where offset + position < count {
                 let edge = min(position, clip.samples.count - 1 - position)

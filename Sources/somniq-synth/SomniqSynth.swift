@@ -288,7 +288,8 @@ struct DevNightsCommand: ParsableCommand {
             speech, crying, alarms, doors, laughter, rain, the other classes and unlabelled other sounds (class empty) fall \
             between, 6-35 s apart, at bedside levels, over a synthesised room (fan and road, brown or pink noise) or a recorded one (the \
             clips with a --background-label). Writes <prefix>-<n>.wav, <prefix>-truth.tsv (filename, onset, offset, \
-            event_label), <prefix>-snore-bouts.tsv (filename, onset, offset, snores) and <prefix>-snoring-recordings.tsv. \
+            event_label), <prefix>-snore-bouts.tsv (filename, onset, offset, snores), <prefix>-snoring-recordings.tsv and \
+            <prefix>-placed.tsv (filename, onset, offset, clip: every clip placed, distractors included). \
             --household-nights adds nights of unlabelled sounds alone (<prefix>-household-<n>.wav, no events).
             """)
 
@@ -333,6 +334,7 @@ struct DevNightsCommand: ParsableCommand {
         var truth = "filename\tonset\toffset\tevent_label\n"
         var bouts = "filename\tonset\toffset\tsnores\n"
         var recordings = "filename\tonset\toffset\trecording\n"
+        var placed = "filename\tonset\toffset\tclip\n"
         func n(_ value: Double) -> String { String(format: "%.3f", value) }
         for index in 0..<(nights + householdNights) {
             let household = index >= nights
@@ -344,9 +346,10 @@ struct DevNightsCommand: ParsableCommand {
             for recording in night.snoringRecordings {
                 recordings += "\(name)\t\(n(recording.onsetSeconds))\t\(n(recording.offsetSeconds))\t\(recording.label)\n"
             }
+            for clip in night.placed { placed += "\(name)\t\(n(clip.onsetSeconds))\t\(n(clip.offsetSeconds))\t\(clip.label)\n" }
             FileHandle.standardError.write(Data("\(name): \(n(Double(night.samples.count) / Double(sampleRate))) s over \(night.background), \(night.events.count) events\n".utf8))
         }
-        for (suffix, content) in [("truth", truth), ("snore-bouts", bouts), ("snoring-recordings", recordings)] {
+        for (suffix, content) in [("truth", truth), ("snore-bouts", bouts), ("snoring-recordings", recordings), ("placed", placed)] {
             try content.write(toFile: (outputDir as NSString).appendingPathComponent("\(prefix)-\(suffix).tsv"), atomically: true, encoding: .utf8)
         }
     }

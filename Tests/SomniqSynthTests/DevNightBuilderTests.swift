@@ -42,6 +42,28 @@ import Testing
         #expect(largestChange < 1e-4, "the sound differs by up to \(largestChange)")
     }
 
+    /// The placement list names every clip laid down, where the sound is: a labelled event begins with a clip of its
+    /// class, a distractor (a sound of none of ours, no event) is listed all the same, and every listed span is loud.
+    @Test func everyPlacedClipIsListedWhereItSounds() {
+        let coughs = Self.clips("cough", count: 30, seconds: 0.5) { $0.cough(levelDbfs: -20) }
+        let others = (0..<30).map { index in
+            DevNightClip(path: "dir/other-\(index).wav", classID: nil,
+                         samples: (0..<Self.rate).map { Float(0.2 * sin(2 * Double.pi * 300 * Double($0) / Double(Self.rate))) },
+                         sampleRate: Self.rate, nightRate: Self.rate)
+        }
+        for night in Self.nights(coughs + others, count: 3) {
+            #expect(night.placed.map(\.onsetSeconds) == night.placed.map(\.onsetSeconds).sorted())
+            #expect(night.placed.contains { $0.label.hasPrefix("other-") }, "distractors are listed, by file name")
+            for event in night.events {
+                #expect(night.placed.contains { $0.onsetSeconds == event.onsetSeconds && $0.label.hasPrefix(event.label) })
+            }
+            for clip in night.placed {
+                #expect(Self.level(night, from: clip.onsetSeconds, to: min(clip.offsetSeconds, clip.onsetSeconds + 0.3)) > -40,
+                        "\(clip.label) at \(clip.onsetSeconds) s")
+            }
+        }
+    }
+
     @Test func sleepTalkIsAnUtteranceOfWordsLabelledAsOneEvent() {
         // Words of 0.5 s: an utterance holds one to four of them, 0.1-0.4 s apart.
         let words = Self.clips("speech", count: 40, seconds: 0.5) { $0.speech(seconds: 0.5, levelDbfs: -20) }
