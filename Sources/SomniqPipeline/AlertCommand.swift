@@ -149,7 +149,15 @@ public final class AlertCommand: @unchecked Sendable {
         let argv = cStrings(arguments), envp = cStrings(environment)
         defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        var result = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        // A script just written may still be open for writing in a child another thread started meanwhile (it
+        // inherited the descriptor until it runs its own program): executing it fails with ETXTBSY for that moment.
+        var tries = 1
+        while result == ETXTBSY, tries < 100 {
+            usleep(10_000)
+            result = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+            tries += 1
+        }
         guard result == 0 else {
             errno = result
             return nil
