@@ -235,7 +235,7 @@ public final class AudioFileReader {
 
     /// Each frame's mean over its channels, of the samples as `value` turns them into floats.
     @inline(__always)
-    private static func mixDown<Sample>(_ buffer: UnsafeBufferPointer<Sample>, frames: Int, channels: Int,
+    static func mixDown<Sample>(_ buffer: UnsafeBufferPointer<Sample>, frames: Int, channels: Int,
                                         into output: UnsafeMutableBufferPointer<Float>, value: (Sample) -> Float) {
         let scale = 1 / Float(channels)
         for frame in 0..<frames {

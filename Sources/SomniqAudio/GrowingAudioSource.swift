@@ -34,8 +34,7 @@ public final class GrowingAudioSource: @unchecked Sendable {
     private let dataStart: Int64?
     private var openDataSize: [UInt8]?
     private var lastGrowth = Date()
-    private let lock = NSLock()
-    private var stopRequested = false
+    private let stopping = StopRequest()
     /// The file's length when the end came: reads no longer wait, nor go beyond it.
     private var end: Int64?
     public var ended: Bool { end != nil }
@@ -72,17 +71,7 @@ public final class GrowingAudioSource: @unchecked Sendable {
     deinit { close(descriptor) }
 
     /// Ends the follow at what has been written: a read waiting for more returns at once.
-    public func stop() {
-        lock.lock()
-        stopRequested = true
-        lock.unlock()
-    }
-
-    private var isStopRequested: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return stopRequested
-    }
+    public func stop() { stopping.request() }
 
     // MARK: - Header
 
@@ -170,7 +159,7 @@ public final class GrowingAudioSource: @unchecked Sendable {
             // While libsndfile reads the header it may look beyond it: nothing there yet.
             if end != nil || !waits { break }
             let idle = Date().timeIntervalSince(lastGrowth)
-            if isStopRequested {
+            if stopping.isRequested {
                 endHere(.stopped)
             } else if idle >= idleSeconds {
                 endHere(.idle)

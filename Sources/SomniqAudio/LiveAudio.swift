@@ -50,37 +50,132 @@ public struct RawPCMFormat: Equatable, Sendable {
     }
 }
 
-/// Writes raw PCM arriving on a descriptor (standard input, a pipe from a recorder) into an audio file as it comes,
-/// each block handed to the file at once, so that a `GrowingAudioSource` can follow the file while it is written and
-/// the night can be reviewed and reanalysed later. Stops at the end of the input.
-public enum RawAudioRecorder {
-    /// Copies `input` into `writer` until the input ends or `shouldStop` says so (checked between reads); closes the
-    /// writer (its header then final). Returns the frames written. A trailing partial frame is dropped.
-    public static func record(from input: Int32, format: RawPCMFormat, into writer: AudioFileWriter, blockFrames: Int = 1_600,
-                              shouldStop: () -> Bool = { false }) throws(AudioFileError) -> Int64 {
-        precondition(writer.channelCount == format.channelCount && writer.sampleRate == format.sampleRate)
+/// Audio that arrives as it is recorded, read as mono blocks the moment they come: a file another program is still
+/// writing (`AudioFileReader(following:)`) or raw PCM on a pipe (`RawPCMStream`). What `RecordingAnalyzer.follow` hears.
+public protocol LiveAudio: AnyObject {
+    var sampleRate: Int { get }
+    /// Fills `output` with the next mono frames, waiting until at least one has come; 0 once the audio has ended.
+    func read(into output: UnsafeMutableBufferPointer<Float>) throws(AudioFileError) -> Int
+}
+
+extension AudioFileReader: LiveAudio {
+    public var sampleRate: Int { format.sampleRate }
+}
+
+/// A request to stop, made on one thread (a signal's handler) and read on another (the one reading the audio).
+final class StopRequest: @unchecked Sendable {
+    private let lock = NSLock()
+    private var requested = false
+
+    func request() {
+        lock.lock()
+        requested = true
+        lock.unlock()
+    }
+
+    var isRequested: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return requested
+    }
+}
+
+/// Raw PCM arriving on a descriptor (standard input: `arecord -f S16_LE -r 16000 -c 1 | ...`), read as it comes and
+/// mixed to mono as `AudioFileReader` mixes a file, and, with `record`, written to an audio file block by block, so that
+/// the night can be reviewed and reanalysed later: analysing that file hears, sample for sample, what was read here
+/// (for an integer `record` encoding as wide as the input's, or a float one).
+///
+/// It ends at the end of the input, when nothing has come for `idleSeconds`, or on `stop()` (checked every
+/// `pollSeconds` while waiting); a trailing partial frame is dropped.
+public final class RawPCMStream: LiveAudio, @unchecked Sendable {
+    public enum EndReason: String, Sendable {
+        /// The input was closed (the recorder ended).
+        case ended
+        /// Nothing came for `idleSeconds`.
+        case idle
+        /// `stop()` was called.
+        case stopped
+    }
+
+    public let format: RawPCMFormat
+    /// How errors name the input ("standard input").
+    public let name: String
+    public let idleSeconds: Double
+    public let pollSeconds: Double
+    public var sampleRate: Int { format.sampleRate }
+    public private(set) var endReason: EndReason?
+    public private(set) var framesRead: Int64 = 0
+
+    private let descriptor: Int32
+    private let record: AudioFileWriter?
+    private var bytes: [UInt8] = []
+    private var held = 0
+    private var lastData = Date()
+    private let stopping = StopRequest()
+
+    /// Reads `descriptor` (not closed here) as raw PCM of `format`, writing what it reads to `record` when given (the
+    /// writer's rate and channels must be the format's; `finish()` closes it).
+    public init(descriptor: Int32, format: RawPCMFormat, name: String = "standard input", record: AudioFileWriter? = nil,
+                idleSeconds: Double = .infinity, pollSeconds: Double = 0.1) {
+        precondition(record.map { $0.channelCount == format.channelCount && $0.sampleRate == format.sampleRate } ?? true,
+                     "the recording must have the input's rate and channels")
+        self.descriptor = descriptor
+        self.format = format
+        self.name = name
+        self.record = record
+        self.idleSeconds = idleSeconds
+        self.pollSeconds = pollSeconds
+    }
+
+    /// Ends the stream at what has been read: a read waiting for more returns 0 within `pollSeconds`.
+    public func stop() { stopping.request() }
+
+    public func read(into output: UnsafeMutableBufferPointer<Float>) throws(AudioFileError) -> Int {
+        guard endReason == nil, output.count > 0 else { return 0 }
         let frameBytes = format.bytesPerFrame
-        var buffer = [UInt8](repeating: 0, count: blockFrames * frameBytes)
-        var held = 0, frames: Int64 = 0
-        while !shouldStop() {
-            let got = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress! + held, $0.count - held) }
-            if got < 0 {
+        if bytes.count < output.count * frameBytes { bytes += [UInt8](repeating: 0, count: output.count * frameBytes - bytes.count) }
+        let room = output.count * frameBytes
+        while held < frameBytes {
+            if stopping.isRequested { endReason = .stopped; return 0 }
+            var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&waiting, 1, Int32((pollSeconds * 1000).rounded(.up)))
+            if ready < 0 {
                 if errno == EINTR { continue }
-                throw .readFailed(path: writer.path, reason: "reading the input: \(String(cString: strerror(errno)))")
+                throw .readFailed(path: name, reason: "waiting for audio: \(String(cString: strerror(errno)))")
             }
-            if got == 0 { break }
+            if ready == 0 {
+                if Date().timeIntervalSince(lastData) >= idleSeconds { endReason = .idle; return 0 }
+                continue
+            }
+            let got = bytes.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress! + held, room - held) }
+            if got < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                throw .readFailed(path: name, reason: "reading the audio: \(String(cString: strerror(errno)))")
+            }
+            if got == 0 { endReason = .ended; return 0 }
             held += got
-            let whole = held / frameBytes * frameBytes
-            guard whole > 0 else { continue }
-            let samples = buffer.withUnsafeBytes { format.samples(UnsafeRawBufferPointer(rebasing: $0[0..<whole])) }
-            try writer.write(interleaved: samples)
-            writer.flush()
-            frames += Int64(whole / frameBytes)
-            // The partial frame left over moves to the front (the regions may overlap).
-            buffer.withUnsafeMutableBytes { _ = memmove($0.baseAddress!, $0.baseAddress! + whole, held - whole) }
-            held -= whole
+            lastData = Date()
         }
-        try writer.close()
+        let whole = held / frameBytes * frameBytes
+        let interleaved = bytes.withUnsafeBytes { format.samples(UnsafeRawBufferPointer(rebasing: $0[0..<whole])) }
+        let frames = whole / frameBytes
+        for (index, sample) in interleaved.enumerated() where !(abs(sample) <= AudioFileReader.largestPlausibleSample) {
+            throw .nonFiniteSamples(path: name, atSeconds: Double(framesRead + Int64(index / format.channelCount)) / Double(sampleRate))
+        }
+        if let record {
+            try record.write(interleaved: interleaved)
+            record.flush()
+        }
+        interleaved.withUnsafeBufferPointer { AudioFileReader.mixDown($0, frames: frames, channels: format.channelCount, into: output) { $0 } }
+        // The partial frame left over moves to the front (the regions may overlap).
+        bytes.withUnsafeMutableBytes { _ = memmove($0.baseAddress!, $0.baseAddress! + whole, held - whole) }
+        held -= whole
+        framesRead += Int64(frames)
         return frames
+    }
+
+    /// Closes the recording (its header then final).
+    public func finish() throws(AudioFileError) {
+        try record?.close()
     }
 }

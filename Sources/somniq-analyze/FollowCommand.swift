@@ -7,24 +7,43 @@ import SomniqModel
 import SomniqPipeline
 import SomniqStore
 
+extension RawPCMFormat.Encoding: ExpressibleByArgument {}
+
 struct FollowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "follow",
         abstract: "Follow a recording while it is being made, and print each alert as it is raised.",
         discussion: """
             Reads a WAV, CAF or FLAC file that a recorder is still writing (its header not yet final, or simply \
-            growing), analyses the audio as it arrives, and prints each alert of the profile on stdout the moment it \
-            is settled: at once for a class heard as the classifier hears it (a smoke alarm), once its bout is \
-            settled for snoring (up to about three minutes later). The alerts printed are those 'analyze' stores for \
-            the finished file, at the same offsets. It ends when the recorder finalises the file, when the file has \
-            not grown for --idle seconds, or on SIGINT or SIGTERM; then it stores the night as 'analyze' would, \
-            in --db.
+            growing), or with '-' raw PCM on standard input (arecord -f S16_LE -r 16000 -c 1 | somniq-analyze follow - \
+            --rate 16000), analyses the audio as it arrives, and prints each alert of the profile on stdout the moment \
+            it is settled: within half a second for a class heard as the classifier hears it (a smoke alarm), once its \
+            bout is settled for snoring (up to about three minutes later). The alerts printed are those 'analyze' \
+            stores for the finished recording, at the same offsets. It ends when the recorder finalises the file or \
+            closes the pipe, when nothing has come for --idle seconds, or on SIGINT or SIGTERM; then it stores the \
+            night as 'analyze' would, in --db. Standard input is recorded as it comes (--record, or a WAV named after \
+            the start beside the database), so that the night stored has its audio for review clips and reanalysis.
             Exit status: 0 followed and stored; 1 the audio could not be read; 2 the model or database is unusable; \
             64 usage error.
             """)
 
-    @Argument(help: ArgumentHelp("The recording being written.", valueName: "file"))
+    @Argument(help: ArgumentHelp("The recording being written, or - for raw PCM on standard input.", valueName: "file"))
     var file: String
+
+    @Option(help: ArgumentHelp("Sample rate of the raw PCM on standard input (with -).", valueName: "Hz"))
+    var rate: Int?
+
+    @Option(help: ArgumentHelp("Channels of the raw PCM on standard input, interleaved (with -).", valueName: "count"))
+    var channels = 1
+
+    @Option(help: ArgumentHelp("Encoding of the raw PCM on standard input (with -): s16le, s24le, s32le or f32le.",
+                               valueName: "encoding"))
+    var encoding = RawPCMFormat.Encoding.s16le
+
+    @Option(help: ArgumentHelp(
+        "With -: the audio file to record standard input to as it comes (.wav, .flac, .caf or .aiff; never an existing file). Default: live-<start, UTC>.wav beside the database.",
+        valueName: "path"))
+    var record: String?
 
     @Option(help: ArgumentHelp("SQLite database to store the night in at the end.", valueName: "path"))
     var db = "somniq.sqlite"
@@ -49,7 +68,7 @@ struct FollowCommand: ParsableCommand {
     var onAlertTimeout = 10.0
 
     @Option(help: ArgumentHelp(
-        "Recording start time (ISO 8601 with zone); otherwise from the file name, or the moment the follow began minus the audio already in the file.",
+        "Recording start time (ISO 8601 with zone, or now); otherwise from the file name, or the moment the follow began minus the audio already in the file.",
         valueName: "iso8601"))
     var start: String?
 
@@ -57,12 +76,52 @@ struct FollowCommand: ParsableCommand {
         case text, jsonl
     }
 
+    var readsStandardInput: Bool { file == "-" }
+
     func validate() throws {
         if !(idle > 0) { throw ValidationError("--idle must be a positive number of seconds") }
         if !(onAlertTimeout > 0) { throw ValidationError("--on-alert-timeout must be a positive number of seconds") }
-        if let start, let problem = RecordingStartTime.problem(withISO8601: start) {
+        if let start, start != "now", let problem = RecordingStartTime.problem(withISO8601: start) {
             throw ValidationError("--start \(start): \(problem)")
         }
+        guard readsStandardInput else {
+            if rate != nil || channels != 1 || encoding != .s16le || record != nil {
+                throw ValidationError("--rate, --channels, --encoding and --record describe raw PCM on standard input: use them with 'follow -'")
+            }
+            return
+        }
+        guard let rate else {
+            throw ValidationError("raw PCM on standard input has no header: give its sample rate with --rate (e.g. --rate 16000)")
+        }
+        guard (AudioFormatInfo.supportedSampleRates).contains(rate) else {
+            throw ValidationError("--rate \(rate): not a sample rate the analysis takes (\(AudioFormatInfo.supportedSampleRates.lowerBound)-\(AudioFormatInfo.supportedSampleRates.upperBound) Hz)")
+        }
+        guard (1...32).contains(channels) else { throw ValidationError("--channels \(channels): give 1 to 32") }
+        if let record {
+            _ = try Self.recordingFormat(path: record, encoding: encoding)
+            if FileManager.default.fileExists(atPath: record) {
+                throw ValidationError("--record \(record): the file exists, and follow never writes over a file; name a new one")
+            }
+        }
+    }
+
+    /// The container and encoding a recording of standard input is written in: the container by the file's extension,
+    /// the encoding the input's own (the recording holds the very samples heard).
+    static func recordingFormat(path: String, encoding: RawPCMFormat.Encoding) throws -> (AudioFileWriter.Container, AudioFileWriter.Encoding) {
+        let ext = (path as NSString).pathExtension.lowercased()
+        guard let container = AudioFileWriter.Container(rawValue: ext == "aif" ? "aiff" : ext) else {
+            throw ValidationError("--record \(path): name the file .wav, .flac, .caf or .aiff (its extension says how it is written)")
+        }
+        let written: AudioFileWriter.Encoding = switch encoding {
+        case .s16le: .pcm16
+        case .s24le: .pcm24
+        case .s32le: .pcm32
+        case .f32le: .float32
+        }
+        if container == .flac, written == .pcm32 || written == .float32 {
+            throw ValidationError("--record \(path): FLAC holds at most 24-bit integers, not \(encoding.rawValue); record to .wav or .caf")
+        }
+        return (container, written)
     }
 
     func run() throws {
@@ -77,20 +136,20 @@ struct FollowCommand: ParsableCommand {
         } catch {
             throw ValidationError(String(describing: error))
         }
-        let path = URL(fileURLWithPath: file).standardizedFileURL.path
-        let source: GrowingAudioSource
+        let began = Date()
+        var startDate = start == "now" ? began : start.flatMap(RecordingStartTime.parseISO8601)
+        let input: Input
         do {
-            source = try GrowingAudioSource(path: path, idleSeconds: idle)
+            input = try readsStandardInput ? standardInput(start: &startDate, began: began) : followedFile()
         } catch {
             Terminal.error(error.description)
             throw ExitStatus.someInputsFailed
         }
+        let path = input.path
         let store = try StoreOpening.open(db)
-        let began = Date()
         let analyzer = RecordingAnalyzer(bundle: bundle)
         let rules = bundle.rules(for: chosen, frameHz: AnalysisGrid.frameHz)
         var live = LiveAlerts(profile: chosen, bundle: bundle)
-        var startDate = start.flatMap(RecordingStartTime.parseISO8601)
         let printer = AlertPrinter(format: format, profile: chosen.name, classIDs: bundle.classifier.classIDs, path: path)
         func raise(_ alerts: [Alert], start: Date) {
             for alert in alerts {
@@ -100,17 +159,21 @@ struct FollowCommand: ParsableCommand {
                 command?.submit(fields.environment)
             }
         }
-        let interruption = SignalCatcher(signals: [SIGINT, SIGTERM]) { _ in source.stop() }
-        if Terminal.stderrIsTerminal { Terminal.error("following \(path) under \(chosen.name); Ctrl-C ends it and stores the night") }
+        let stop = input.stop
+        let interruption = SignalCatcher(signals: [SIGINT, SIGTERM]) { _ in stop() }
+        if Terminal.stderrIsTerminal {
+            Terminal.error("following \(readsStandardInput ? "standard input, recorded to \(path)," : path) under \(chosen.name); Ctrl-C ends it and stores the night")
+        }
         let heard: RecordingAnalyzer.Heard
         do {
-            heard = try analyzer.follow(source) { heard in
+            heard = try analyzer.follow(audio: input.audio) { heard in
                 // The start: as given, from the file name, or the moment the follow began minus the audio there then.
                 let start = startDate ?? RecordingStartTime.dateFromFileName(path) ?? began.addingTimeInterval(-heard.heardSeconds)
                 startDate = start
                 raise(live.update(confidences: heard.confidences, windowCount: heard.windowCount, envelope: heard.envelope,
                                   heardSeconds: heard.heardSeconds), start: start)
             }
+            try input.finish()
         } catch {
             interruption.stop()
             command?.finish()
@@ -133,12 +196,106 @@ struct FollowCommand: ParsableCommand {
             Terminal.error("\(path): error: the night was followed (\(Formatting.clock(heard.heardSeconds))) but could not be stored: \(failure)")
             throw ExitStatus.someInputsFailed
         }
-        let ending = switch source.endReason {
-        case .finalised?: "the recorder finished the file"
-        case .stopped?: "stopped"
-        case .idle?, nil: "the file did not grow for \(Formatting.fixed(idle, 0)) s"
-        }
+        let ending = input.ending(idle: idle)
         Terminal.error("\(path): \(Formatting.clock(heard.heardSeconds)) followed (\(ending)); stored in \(db)")
+    }
+
+    /// What is followed: a file being written, or raw PCM on standard input recorded to a file as it comes.
+    enum Input {
+        case file(GrowingAudioSource, AudioFileReader)
+        case standardInput(RawPCMStream, recording: String)
+
+        var audio: any LiveAudio {
+            switch self {
+            case .file(_, let reader): reader
+            case .standardInput(let stream, _): stream
+            }
+        }
+
+        /// The file the night is stored from.
+        var path: String {
+            switch self {
+            case .file(let source, _): source.path
+            case .standardInput(_, let recording): recording
+            }
+        }
+
+        var stop: @Sendable () -> Void {
+            switch self {
+            case .file(let source, _): { source.stop() }
+            case .standardInput(let stream, _): { stream.stop() }
+            }
+        }
+
+        /// Closes the recording of standard input (its header then final).
+        func finish() throws(AudioFileError) {
+            if case .standardInput(let stream, _) = self { try stream.finish() }
+        }
+
+        func ending(idle: Double) -> String {
+            switch self {
+            case .file(let source, _):
+                switch source.endReason {
+                case .finalised?: "the recorder finished the file"
+                case .stopped?: "stopped"
+                case .idle?, nil: "the file did not grow for \(Formatting.fixed(idle, 0)) s"
+                }
+            case .standardInput(let stream, _):
+                switch stream.endReason {
+                case .ended?: "standard input ended"
+                case .stopped?: "stopped"
+                case .idle?, nil: "nothing came on standard input for \(Formatting.fixed(idle, 0)) s"
+                }
+            }
+        }
+    }
+
+    func followedFile() throws(AudioFileError) -> Input {
+        let source = try GrowingAudioSource(path: URL(fileURLWithPath: file).standardizedFileURL.path, idleSeconds: idle)
+        return .file(source, try AudioFileReader(following: source))
+    }
+
+    /// Raw PCM on standard input, recorded to --record (or to live-<start>.wav beside the database) as it comes. The
+    /// start is fixed before the first sample (the moment the follow began, unless --start says), and written into the
+    /// recording, so that a later `analyze` of it dates the night alike.
+    func standardInput(start: inout Date?, began: Date) throws(AudioFileError) -> Input {
+        let startDate = start ?? Date(timeIntervalSince1970: began.timeIntervalSince1970.rounded(.down))
+        start = startDate
+        let stamp = ISO8601DateFormatter.string(from: startDate, timeZone: TimeZone(identifier: "UTC")!,
+                                                formatOptions: [.withInternetDateTime, .withFractionalSeconds])
+        let path = URL(fileURLWithPath: record ?? Self.defaultRecording(besides: db, start: startDate)).standardizedFileURL.path
+        let (container, written) = (try? Self.recordingFormat(path: path, encoding: encoding)) ?? (.wav, .pcm16)
+        // Never over a file this command did not write: created exclusively, then handed to libsndfile.
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            let reason = errno == EEXIST ? "the file exists; name a new one with --record (follow never writes over a file)"
+                : String(cString: strerror(errno))
+            throw .cannotCreate(path: path, reason: reason)
+        }
+        let writer: AudioFileWriter
+        do {
+            writer = try AudioFileWriter(descriptor: descriptor, path: path, sampleRate: rate!, channelCount: channels,
+                                         container: container, encoding: written)
+        } catch {
+            close(descriptor)
+            try? FileManager.default.removeItem(atPath: path)
+            throw error
+        }
+        writer.setSoftware("somniq-analyze follow")
+        writer.setDateString(stamp)
+        let stream = RawPCMStream(descriptor: STDIN_FILENO, format: RawPCMFormat(sampleRate: rate!, channelCount: channels, encoding: encoding),
+                                  record: writer, idleSeconds: idle)
+        return .standardInput(stream, recording: path)
+    }
+
+    /// live-<start, UTC, yyyymmddThhmmssZ>.wav in the database's folder.
+    static func defaultRecording(besides db: String, start: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        let folder = (URL(fileURLWithPath: db).standardizedFileURL.path as NSString).deletingLastPathComponent
+        return (folder as NSString).appendingPathComponent("live-\(formatter.string(from: start)).wav")
     }
 }
 

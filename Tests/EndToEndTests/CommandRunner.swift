@@ -81,8 +81,9 @@ enum CommandRunner {
 
     /// Starts `product` with `arguments`; with `asUser`, through setpriv as that user id (to test permissions as root),
     /// running the public copy of the tool and its models from the public copy's folder.
+    /// With `standardInput`, the command reads that pipe (the test writes its other end); otherwise nothing.
     static func start(_ arguments: [String], product: String = "somniq-analyze", directory: String? = nil,
-                      asUser: UInt32? = nil, environment: [String: String] = [:]) throws -> Running {
+                      asUser: UInt32? = nil, environment: [String: String] = [:], standardInput: Pipe? = nil) throws -> Running {
         let scratch = Scratch()
         let outPath = scratch.file("stdout"), errPath = scratch.file("stderr")
         guard FileManager.default.createFile(atPath: outPath, contents: nil),
@@ -106,7 +107,7 @@ enum CommandRunner {
         // says otherwise (the fitted default is scored on real recordings by scripts/evaluate-devset).
         process.environment = ProcessInfo.processInfo.environment
             .merging(["SOMNIQ_MODEL": modelsFolder + "/rules"]) { $1 }.merging(environment) { $1 }
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = standardInput ?? FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
         try process.run()

@@ -200,8 +200,8 @@ extension AudioFileReader {
     }
 }
 
-/// `follow -`: raw PCM from a recorder's pipe, written to a file as it comes and followed from there (#48).
-@Suite struct RawAudioRecorderTests {
+/// `follow -`: raw PCM from a recorder's pipe, heard as it comes and recorded to a file (#48).
+@Suite struct RawPCMStreamTests {
     @Test func eachEncodingReadsAsItsFullScale() {
         let cases: [(RawPCMFormat.Encoding, [UInt8], [Float])] = [
             (.s16le, [0x00, 0x80, 0xFF, 0x7F, 0x00, 0x40], [-1, 32_767 / 32_768, 0.5]),
@@ -215,15 +215,12 @@ extension AudioFileReader {
         }
     }
 
-    @Test func aPipedRecordingIsWrittenAsItComesAndFollowedFromTheFile() throws {
-        let folder = TemporaryFolder()
-        let path = folder.file("night.flac")
-        let samples = GrowingFileTests.tone(seconds: 3)
+    /// Feeds `bytes` into a new pipe in odd pieces (a frame may be cut between two reads), `pause` apart; returns the
+    /// pipe's read end and the feeding thread (which closes the write end when done, unless `keepOpen`).
+    static func feed(_ bytes: [UInt8], pause: TimeInterval = 0.005, keepOpen: Bool = false) -> (Int32, Thread) {
         var descriptors: [Int32] = [0, 0]
-        #expect(pipe(&descriptors) == 0)
-        let (readEnd, writeEnd) = (descriptors[0], descriptors[1])
-        // The recorder's pipe delivers odd pieces: a frame may be cut between two reads.
-        let bytes = samples.withUnsafeBytes { Array($0) }
+        precondition(pipe(&descriptors) == 0)
+        let writeEnd = descriptors[1]
         let feeder = Thread {
             var offset = 0, piece = 1_001
             while offset < bytes.count {
@@ -231,28 +228,85 @@ extension AudioFileReader {
                 _ = bytes[offset..<end].withUnsafeBytes { write(writeEnd, $0.baseAddress, $0.count) }
                 offset = end
                 piece = piece == 1_001 ? 3_333 : 1_001
-                Thread.sleep(forTimeInterval: 0.005)
+                Thread.sleep(forTimeInterval: pause)
             }
-            close(writeEnd)
-        }
-        let format = RawPCMFormat(sampleRate: GrowingFileTests.rate, channelCount: 1, encoding: .s16le)
-        let writer = try AudioFileWriter(path: path, sampleRate: format.sampleRate, container: .flac, encoding: .pcm16)
-        nonisolated(unsafe) let encoder = writer
-        nonisolated(unsafe) var recorded: Int64 = -1
-        let recorder = Thread {
-            recorded = (try? RawAudioRecorder.record(from: readEnd, format: format, into: encoder)) ?? -2
-            close(readEnd)
+            if !keepOpen { close(writeEnd) }
         }
         feeder.start()
-        recorder.start()
-        Thread.sleep(forTimeInterval: 0.3)
-        let source = try GrowingAudioSource(path: path, idleSeconds: 1, pollSeconds: 0.02)
-        let followed = try GrowingFileTests.readAll(try AudioFileReader(following: source))
-        while recorder.isExecuting || feeder.isExecuting { Thread.sleep(forTimeInterval: 0.01) }
-        #expect(recorded == Int64(samples.count))
-        let expected = samples.map { Float($0) / 32_768 }
-        #expect(followed.count >= samples.count - 4_096, "all but the encoder's last block, which it writes on closing")
-        #expect(followed == Array(expected.prefix(followed.count)))
-        #expect(try AudioFileReader.readMono(path).samples == expected, "the finished file holds every sample")
+        return (descriptors[0], feeder)
+    }
+
+    static func readAll(_ stream: RawPCMStream) throws -> [Float] {
+        var result: [Float] = []
+        var buffer = [Float](repeating: 0, count: 1_600)
+        while true {
+            let got = try buffer.withUnsafeMutableBufferPointer { try stream.read(into: $0) }
+            if got == 0 { return result }
+            result += buffer[0..<got]
+        }
+    }
+
+    /// What the pipe brings is heard as it comes and recorded: the recording, read back as `analyze` reads it, holds the
+    /// very samples that were heard, stereo mixed to mono alike.
+    @Test(arguments: [(1, AudioFileWriter.Container.flac), (2, .wav)])
+    func aPipedRecordingIsHeardAsItComesAndRecordedSampleForSample(channels: Int, container: AudioFileWriter.Container) throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("night.\(container.rawValue)")
+        let tone = GrowingFileTests.tone(seconds: 3)
+        // Stereo: the right channel a quieter, shifted copy, so that the mix is not either channel.
+        let interleaved = channels == 1 ? tone : tone.indices.flatMap { [tone[$0], tone[($0 + 37) % tone.count] / 3] }
+        let (readEnd, feeder) = Self.feed(interleaved.withUnsafeBytes { Array($0) })
+        defer { close(readEnd) }
+        let format = RawPCMFormat(sampleRate: GrowingFileTests.rate, channelCount: channels, encoding: .s16le)
+        let writer = try AudioFileWriter(path: path, sampleRate: format.sampleRate, channelCount: channels,
+                                         container: container, encoding: .pcm16)
+        let stream = RawPCMStream(descriptor: readEnd, format: format, record: writer, pollSeconds: 0.02)
+        let heard = try Self.readAll(stream)
+        try stream.finish()
+        while feeder.isExecuting { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(stream.endReason == .ended)
+        #expect(stream.framesRead == Int64(tone.count))
+        #expect(heard.count == tone.count)
+        if channels == 1 { #expect(heard == tone.map { Float($0) / 32_768 }) }
+        #expect(try AudioFileReader.readMono(path).samples == heard, "the recording holds what was heard")
+    }
+
+    /// A recorder that keeps its pipe open but sends nothing ends the stream after `idleSeconds`; `stop()` ends it at
+    /// once, what came before kept.
+    @Test func aSilentPipeEndsWhenIdleAndAStopEndsItAtOnce() throws {
+        let format = RawPCMFormat(sampleRate: GrowingFileTests.rate, channelCount: 1, encoding: .s16le)
+        let (idleEnd, idleFeeder) = Self.feed(Array(repeating: 0, count: 3_200), keepOpen: true)
+        let idle = RawPCMStream(descriptor: idleEnd, format: format, idleSeconds: 0.3, pollSeconds: 0.02)
+        let began = Date()
+        #expect(try Self.readAll(idle).count == 1_600)
+        #expect(idle.endReason == .idle)
+        #expect(Date().timeIntervalSince(began) < 5)
+        while idleFeeder.isExecuting { Thread.sleep(forTimeInterval: 0.01) }
+        close(idleEnd)
+
+        let (stoppedEnd, stoppedFeeder) = Self.feed(Array(repeating: 0, count: 3_200), keepOpen: true)
+        let stopped = RawPCMStream(descriptor: stoppedEnd, format: format, pollSeconds: 0.02)
+        nonisolated(unsafe) let stoppable = stopped
+        let stopper = Thread {
+            Thread.sleep(forTimeInterval: 0.3)
+            stoppable.stop()
+        }
+        stopper.start()
+        #expect(try Self.readAll(stopped).count == 1_600)
+        #expect(stopped.endReason == .stopped)
+        while stoppedFeeder.isExecuting || stopper.isExecuting { Thread.sleep(forTimeInterval: 0.01) }
+        close(stoppedEnd)
+    }
+
+    @Test func aSampleNoRecorderMakesIsAnErrorNamingTheInput() {
+        let format = RawPCMFormat(sampleRate: GrowingFileTests.rate, channelCount: 1, encoding: .f32le)
+        let bytes = [Float(0.1), .nan].flatMap { value in withUnsafeBytes(of: value.bitPattern.littleEndian) { Array($0) } }
+        let (readEnd, feeder) = Self.feed(bytes)
+        defer { close(readEnd) }
+        let stream = RawPCMStream(descriptor: readEnd, format: format, pollSeconds: 0.02)
+        #expect(throws: AudioFileError.nonFiniteSamples(path: "standard input", atSeconds: 1.0 / Double(GrowingFileTests.rate))) {
+            _ = try Self.readAll(stream)
+        }
+        while feeder.isExecuting { Thread.sleep(forTimeInterval: 0.01) }
     }
 }
