@@ -4,6 +4,9 @@
 //   somniq-bench resample FILE   decode and the resampling to the 8 kHz analysis rate alone (scripts/bench/resamplers)
 //   somniq-bench features FILE   decode and every window's features, nothing else
 //   somniq-bench pipeline FILE   the whole analysis (decode, features, classifier, all five profiles), no database
+//   somniq-bench follow FILE     the default model's balanced alerts as `follow` raises them at real-time pace: the
+//                                finished FILE read as a follow reads a recording in progress, an update every half
+//                                second of audio (its CPU time over FILE's length: the share of a core following takes)
 //   somniq-bench classify FILE   the features of FILE, then every window classified 20 times by the default model
 //                                (the classifier's cost, less the `features` stage's); the checksum folds every
 //                                confidence's bits, so two builds that print the same one computed the same confidences
@@ -12,6 +15,7 @@
 import CFFTW
 import Foundation
 import SomniqAudio
+import SomniqDetection
 import SomniqFeatures
 import SomniqModel
 import SomniqPipeline
@@ -24,8 +28,8 @@ struct Bench {
             print(wisdomSource())
             return
         }
-        guard arguments.count == 3, ["decode", "resample", "features", "pipeline", "classify"].contains(arguments[1]) else {
-            FileHandle.standardError.write(Data("usage: somniq-bench decode|resample|features|pipeline|classify FILE\n".utf8))
+        guard arguments.count == 3, ["decode", "resample", "features", "pipeline", "classify", "follow"].contains(arguments[1]) else {
+            FileHandle.standardError.write(Data("usage: somniq-bench decode|resample|features|pipeline|classify|follow FILE\n".utf8))
             exit(64)
         }
         if arguments[1] == "pipeline" {
@@ -34,6 +38,18 @@ struct Bench {
             let data = try analyzer.analyze(path: arguments[2])
             let results = analyzer.runProfiles(bundle.profiles.profiles, on: data)
             print(results.map(\.alerts.count).reduce(0, +))
+            return
+        }
+        if arguments[1] == "follow" {
+            let bundle = try ModelBundle.load(path: try ModelBundle.defaultLocation())
+            let analyzer = RecordingAnalyzer(bundle: bundle)
+            var live = LiveAlerts(profile: bundle.profiles.profile(named: "balanced")!, bundle: bundle)
+            var raised = 0
+            _ = try analyzer.follow(audio: try AudioFileReader(path: arguments[2]), updateSeconds: 0.5, minimumInterval: 0) { heard in
+                raised += live.update(confidences: heard.confidences, windowCount: heard.windowCount, envelope: heard.envelope,
+                                      heardSeconds: heard.heardSeconds).count
+            }
+            print(raised)
             return
         }
         if arguments[1] == "classify" {
