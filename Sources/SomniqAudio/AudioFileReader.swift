@@ -14,7 +14,8 @@ public final class AudioFileReader {
     /// it holds.
     public private(set) var format: AudioFormatInfo
     /// Where the file holds less audio than its header promises (a recorder that crashed, a phone that died) and
-    /// `acceptCutShort` was given: the frame count the header promised. `nil` for a whole file.
+    /// `acceptCutShort` was given: the frame count the header promised, 0 for a header left unfinished (its sizes
+    /// placeholders: the recorder never finished the file). `nil` for a whole file.
     public private(set) var declaredFrameCount: Int64?
     private let acceptsCutShort: Bool
     private let handle: OpaquePointer
@@ -96,6 +97,25 @@ public final class AudioFileReader {
             }
             if let codec = Self.cafFormatID(path: path) { throw .undecodable(path: path, container: "CAF", codec: codec, reason: reason) }
             throw .cannotOpen(path: path, reason: reason)
+        }
+        // A recorder that died before it finished the file left its header's sizes as placeholders (0, or all bits
+        // set). libsndfile reads a data size of 0 as no audio; shown as unknown, with the file's real length, it reads
+        // the audio the file holds. Either way the recording is taken as cut short, its header promising nothing.
+        if acceptCutShort, let source = try? GrowingAudioSource(path: path, idleSeconds: 0), source.sizesArePlaceholders {
+            if info.frames == 0 {
+                sf_close(handle)
+                var reopened = SF_INFO()
+                var io = GrowingAudioSource.virtualIO
+                source.showsFileLength = true
+                guard let unfinished = sf_open_virtual(&io, Int32(SFM_READ), &reopened, Unmanaged.passUnretained(source).toOpaque()) else {
+                    throw .cannotOpen(path: path, reason: String(cString: sf_strerror(nil)))
+                }
+                try self.init(path: path, handle: unfinished, info: reopened, acceptCutShort: true, source: source)
+            } else {
+                try self.init(path: path, handle: handle, info: info, acceptCutShort: true, source: nil)
+            }
+            declaredFrameCount = 0
+            return
         }
         try self.init(path: path, handle: handle, info: info, acceptCutShort: acceptCutShort, source: nil)
     }
@@ -276,7 +296,7 @@ public final class AudioFileReader {
     /// has been read in order (`nil` before, or after a seek; and for a followed recording, whose frame count was
     /// not known when its first samples were hashed: hash the finished file).
     public var contentSHA256: String? {
-        guard digestValid, source == nil, framesRead == format.frameCount else { return nil }
+        guard digestValid, source.map({ !$0.waits }) ?? true, framesRead == format.frameCount else { return nil }
         return digest.finalize().map { String(format: "%02x", $0) }.joined()
     }
 

@@ -49,6 +49,11 @@ public final class GrowingAudioSource: @unchecked Sendable {
     /// Whether the header's sizes were open when the file was opened (a recording in progress, its header to be put
     /// right at the end).
     public let headerWasOpen: Bool
+    /// Whether the header's data size is a placeholder (0, or all bits set), as a recorder leaves it until it finishes
+    /// the file; not a size the file merely falls short of (a file cut short).
+    var sizesArePlaceholders: Bool {
+        openDataSize.map { $0.allSatisfy { $0 == 0 } || $0.allSatisfy { $0 == 0xFF } } ?? false
+    }
 
     /// Opens `path` for following. Throws as `AudioFileReader` does when the file cannot be opened.
     public init(path: String, idleSeconds: Double = 30, pollSeconds: Double = 0.1) throws(AudioFileError) {
@@ -213,8 +218,14 @@ public final class GrowingAudioSource: @unchecked Sendable {
         return position
     }
 
-    /// The length libsndfile is told: far beyond any recording, so that it never takes the current end for the last.
-    var reportedLength: Int64 { Self.growingLength }
+    /// The length libsndfile is told: far beyond any recording, so that it never takes the current end for the last;
+    /// with `showsFileLength` (a file no longer written, whose header was never finished), the file's own.
+    var reportedLength: Int64 {
+        guard showsFileLength else { return Self.growingLength }
+        var status = stat()
+        return fstat(descriptor, &status) == 0 ? Int64(status.st_size) : Self.growingLength
+    }
+    var showsFileLength = false
     static let growingLength: Int64 = 1 << 40
 
     /// libsndfile's virtual I/O over this source (`user_data`: an unretained pointer to it).

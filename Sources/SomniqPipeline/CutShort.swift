@@ -1,12 +1,18 @@
 import SomniqStore
 
 /// What to tell the user about a recording cut short: a file holding less audio than its header promises (a
-/// recording app that crashed, a phone that died), analysed as far as its audio went.
+/// recording app that crashed, a phone that died), or one whose header the recorder never finished (its sizes still
+/// placeholders), analysed as far as its audio went.
 public enum CutShort {
     /// The warning for `data`, or `nil` for a whole file.
     public static func warning(_ data: RecordingData) -> String? {
-        guard let declared = data.declaredFrameCount, declared > data.frameCount, data.sampleRate > 0 else { return nil }
+        guard let declared = data.declaredFrameCount, data.sampleRate > 0 else { return nil }
         let rate = Double(data.sampleRate)
+        if declared == 0 {
+            return "cut short: the recorder did not finish the file (its header gives no length); analysed the "
+                + "\(Formatting.clock(Double(data.frameCount) / rate)) it holds (--strict refuses such files)"
+        }
+        guard declared > data.frameCount else { return nil }
         let held = Double(data.frameCount) / rate, missing = Double(declared - data.frameCount) / rate
         return "cut short: the header promises \(declared) frames (\(Formatting.clock(Double(declared) / rate))) but only "
             + "\(data.frameCount) (\(Formatting.clock(held))) could be read; analysed what is there, \(Formatting.clock(missing)) "

@@ -13,12 +13,9 @@ import Testing
         return (mono.map { Int16(max(-32_768, min(32_767, ($0 * 32_768).rounded()))) }, rate)
     }()
 
-    @Test func aNightFollowedAtTenTimesRealTimeIsTheNightAnalyseStores() throws {
-        let scratch = Scratch()
-        let path = scratch.file("bedside.wav")
-        let (samples, rate) = Self.night
-        // A recorder writing at ten times real time: a header with its sizes open, a tenth of a second every 10 ms,
-        // then the final header.
+    /// A recorder writing `samples` to a WAV at ten times real time: a header with its sizes open, a tenth of a second
+    /// every 10 ms, then, when `finishing`, the final header. Returns the writing thread, started.
+    static func record(_ samples: [Int16], rate: Int, to path: String, finishing: Bool) -> Thread {
         FileManager.default.createFile(atPath: path, contents: UnfinishedWAV.header(sampleRate: rate, dataBytes: 0))
         let writer = Thread {
             let handle = FileHandle(forWritingAtPath: path)!
@@ -27,11 +24,21 @@ import Testing
                 handle.write(samples[start..<min(samples.count, start + rate / 10)].withUnsafeBytes { Data($0) })
                 Thread.sleep(forTimeInterval: 0.01)
             }
-            handle.seek(toFileOffset: 0)
-            handle.write(UnfinishedWAV.header(sampleRate: rate, dataBytes: UInt32(samples.count * 2)))
+            if finishing {
+                handle.seek(toFileOffset: 0)
+                handle.write(UnfinishedWAV.header(sampleRate: rate, dataBytes: UInt32(samples.count * 2)))
+            }
             try? handle.close()
         }
         writer.start()
+        return writer
+    }
+
+    @Test func aNightFollowedAtTenTimesRealTimeIsTheNightAnalyseStores() throws {
+        let scratch = Scratch()
+        let path = scratch.file("bedside.wav")
+        let (samples, rate) = Self.night
+        let writer = Self.record(samples, rate: rate, to: path, finishing: true)
         let start = "2026-11-27T23:00:00Z"
         // A command for each alert, given it in its environment.
         let hook = scratch.file("on-alert.sh")
@@ -164,5 +171,30 @@ import Testing
         print("follow -: smoke alarm printed \(String(format: "%.2f", latency)) s after its window's audio was written")
         // Measured 0.30-0.60 s on a 2-core machine running the whole suite beside a model fit.
         #expect(latency <= 0.5 + 0.75, "printed \(latency) s after the audio: a hop (0.5 s) and at most 0.75 s of a busy machine")
+    }
+
+    /// A recorder that dies without finishing its file (the header's sizes left 0): the follow ends after --idle, and
+    /// the night is stored, flagged cut short with a header promising nothing, as `analyze` of the file stores it.
+    @Test func aRecorderThatDiesLeavesANightStoredAndFlaggedCutShort() throws {
+        let scratch = Scratch()
+        let path = scratch.file("killed.wav")
+        let (samples, rate) = Self.night
+        let heard = Array(samples.prefix(rate * 90))
+        _ = Self.record(heard, rate: rate, to: path, finishing: false)  // and never a final header
+        let start = "2026-11-28T01:00:00Z"
+        let followed = try CommandRunner.start(["follow", path, "--db", scratch.file("follow.sqlite"), "--format", "jsonl",
+                                                "--idle", "2", "--start", start])
+        followed.waitUntilExit()
+        #expect(followed.terminationStatus == 0, "\(followed.stderr)")
+        #expect(followed.stderr.contains("the file did not grow for 2 s"), "\(followed.stderr)")
+        let analysed = try CommandRunner.run(["analyze", path, "--db", scratch.file("analyze.sqlite"), "--start", start])
+        #expect(analysed.status == 0, "\(analysed.stderr)")
+        #expect(analysed.stderr.contains("the recorder did not finish the file"), "\(analysed.stderr)")
+        try Self.expectSameNight(followed: followed, database: scratch.file("follow.sqlite"), analysed: scratch.file("analyze.sqlite"))
+        let flagged = try DatabaseQueue(path: scratch.file("follow.sqlite")).read { db in
+            try Row.fetchOne(db, sql: "SELECT truncated, declared_frames, frame_count FROM recordings")
+        }
+        #expect(flagged?["truncated"] as Int? == 1 && flagged?["declared_frames"] as Int? == 0)
+        #expect(flagged?["frame_count"] as Int? == heard.count)
     }
 }

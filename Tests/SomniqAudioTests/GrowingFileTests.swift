@@ -85,6 +85,28 @@ import Testing
         while writer.isExecuting { Thread.sleep(forTimeInterval: 0.01) }
     }
 
+    /// A recording whose recorder died before it finished the file (its header's sizes still placeholders), read later
+    /// as any file: the audio it holds is read whole, it is taken as cut short with a header promising nothing, and its
+    /// content hash is the finished file's (the same audio). Refused as empty under --strict's reading.
+    @Test(arguments: [UInt32(0), .max])
+    func aRecordingWhoseHeaderWasNeverFinishedIsReadAsCutShort(openSize: UInt32) throws {
+        let folder = TemporaryFolder()
+        let samples = Self.tone(seconds: 2)
+        let audio = samples.withUnsafeBytes { Data($0) }
+        let unfinished = folder.file("unfinished.wav"), finished = folder.file("finished.wav")
+        FileManager.default.createFile(atPath: unfinished, contents: Self.wavHeader(dataBytes: openSize) + audio)
+        FileManager.default.createFile(atPath: finished, contents: Self.wavHeader(dataBytes: UInt32(audio.count)) + audio)
+        let reader = try AudioFileReader(path: unfinished, acceptCutShort: true)
+        #expect(reader.format.frameCount == Int64(samples.count))
+        #expect(try Self.readAll(reader) == samples.map { Float($0) / 32_768 })
+        #expect(reader.declaredFrameCount == 0)
+        let whole = try AudioFileReader(path: finished)
+        _ = try Self.readAll(whole)
+        #expect(whole.declaredFrameCount == nil)
+        #expect(reader.contentSHA256 != nil && reader.contentSHA256 == whole.contentSHA256)
+        if openSize == 0 { #expect(throws: AudioFileError.empty(path: unfinished)) { try AudioFileReader(path: unfinished) } }
+    }
+
     @Test func stoppingEndsTheFollowAtWhatWasWritten() throws {
         let folder = TemporaryFolder()
         let path = folder.file("stopped.wav")
