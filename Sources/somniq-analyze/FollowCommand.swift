@@ -136,6 +136,8 @@ struct FollowCommand: ParsableCommand {
         } catch {
             throw ValidationError(String(describing: error))
         }
+        // The database first: a follow that cannot store its night must not start recording one.
+        let store = try StoreOpening.open(db)
         let began = Date()
         var startDate = start == "now" ? began : start.flatMap(RecordingStartTime.parseISO8601)
         let input: Input
@@ -146,7 +148,6 @@ struct FollowCommand: ParsableCommand {
             throw ExitStatus.someInputsFailed
         }
         let path = input.path
-        let store = try StoreOpening.open(db)
         let analyzer = RecordingAnalyzer(bundle: bundle)
         let rules = bundle.rules(for: chosen, frameHz: AnalysisGrid.frameHz)
         var live = LiveAlerts(profile: chosen, bundle: bundle)
