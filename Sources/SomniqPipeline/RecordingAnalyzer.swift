@@ -108,14 +108,14 @@ public struct RecordingAnalyzer: Sendable {
     /// wall-clock time: a follow begun hours into a recording catches up at decoding speed, and each update reads all
     /// that was heard) and once more at the end. Returns what was heard in all. Stops where the source ends (its header
     /// finalised, the file idle, or `source.stop()`).
-    public func follow(_ source: GrowingAudioSource, updateSeconds: Double = 0.5, minimumInterval: Double = 0.5,
+    public func follow(_ source: GrowingAudioSource, updateSeconds: Double = 0.25, minimumInterval: Double = 0.25,
                        update: (Heard) -> Void) throws(AudioFileError) -> Heard {
         try follow(audio: try AudioFileReader(following: source), updateSeconds: updateSeconds, minimumInterval: minimumInterval,
                    update: update)
     }
 
     /// `follow` of any audio heard as it comes (a file being written, raw PCM on a pipe: `LiveAudio`).
-    public func follow(audio reader: some LiveAudio, updateSeconds: Double = 0.5, minimumInterval: Double = 0.5,
+    public func follow(audio reader: some LiveAudio, updateSeconds: Double = 0.25, minimumInterval: Double = 0.25,
                        update: (Heard) -> Void) throws(AudioFileError) -> Heard {
         let rate = reader.sampleRate
         // The recording's length is not known: room for an hour's windows, grown as the night goes on.

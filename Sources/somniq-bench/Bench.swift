@@ -5,7 +5,7 @@
 //   somniq-bench features FILE   decode and every window's features, nothing else
 //   somniq-bench pipeline FILE   the whole analysis (decode, features, classifier, all five profiles), no database
 //   somniq-bench follow FILE     the default model's balanced alerts as `follow` raises them at real-time pace: the
-//                                finished FILE read as a follow reads a recording in progress, an update every half
+//                                finished FILE read as a follow reads a recording in progress, an update every quarter
 //                                second of audio (its CPU time over FILE's length: the share of a core following takes)
 //   somniq-bench classify FILE   the features of FILE, then every window classified 20 times by the default model
 //                                (the classifier's cost, less the `features` stage's); the checksum folds every
@@ -45,7 +45,7 @@ struct Bench {
             let analyzer = RecordingAnalyzer(bundle: bundle)
             var live = LiveAlerts(profile: bundle.profiles.profile(named: "balanced")!, bundle: bundle)
             var raised = 0
-            _ = try analyzer.follow(audio: try AudioFileReader(path: arguments[2]), updateSeconds: 0.5, minimumInterval: 0) { heard in
+            _ = try analyzer.follow(audio: try AudioFileReader(path: arguments[2]), updateSeconds: 0.25, minimumInterval: 0) { heard in
                 raised += live.update(confidences: heard.confidences, windowCount: heard.windowCount, envelope: heard.envelope,
                                       heardSeconds: heard.heardSeconds).count
             }

@@ -169,7 +169,7 @@ import Testing
         let audioIn = try #require(handedOver[(alert.offset * 10).rounded() / 10])
         let latency = alert.printed.timeIntervalSince(audioIn)
         print("follow -: smoke alarm printed \(String(format: "%.2f", latency)) s after its window's audio was written")
-        // Measured 0.30-0.60 s on a 2-core machine running the whole suite beside a model fit.
+        // Measured 0.40 s (0.30-0.70 s with updates every half second) on a 2-core machine running the suite beside a fit.
         #expect(latency <= 0.5 + 0.75, "printed \(latency) s after the audio: a hop (0.5 s) and at most 0.75 s of a busy machine")
     }
 
