@@ -101,7 +101,9 @@ public final class AudioFileReader {
         // A recorder that died before it finished the file left its header's sizes as placeholders (0, or all bits
         // set). libsndfile reads a data size of 0 as no audio; shown as unknown, with the file's real length, it reads
         // the audio the file holds. Either way the recording is taken as cut short, its header promising nothing.
-        if acceptCutShort, let source = try? GrowingAudioSource(path: path, idleSeconds: 0), source.sizesArePlaceholders {
+        // Only a file libsndfile finds empty or shorter than its header is looked at again.
+        if acceptCutShort, info.frames == 0 || Self.declaredFrameCount(handle, readableFrames: info.frames) != nil,
+           let source = try? GrowingAudioSource(path: path, idleSeconds: 0), source.sizesArePlaceholders {
             if info.frames == 0 {
                 sf_close(handle)
                 var reopened = SF_INFO()

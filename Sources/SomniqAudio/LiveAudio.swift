@@ -159,8 +159,11 @@ public final class RawPCMStream: LiveAudio, @unchecked Sendable {
         let whole = held / frameBytes * frameBytes
         let interleaved = bytes.withUnsafeBytes { format.samples(UnsafeRawBufferPointer(rebasing: $0[0..<whole])) }
         let frames = whole / frameBytes
-        for (index, sample) in interleaved.enumerated() where !(abs(sample) <= AudioFileReader.largestPlausibleSample) {
-            throw .nonFiniteSamples(path: name, atSeconds: Double(framesRead + Int64(index / format.channelCount)) / Double(sampleRate))
+        // Integers are always in range; floats may be anything.
+        if format.encoding == .f32le {
+            for (index, sample) in interleaved.enumerated() where !(abs(sample) <= AudioFileReader.largestPlausibleSample) {
+                throw .nonFiniteSamples(path: name, atSeconds: Double(framesRead + Int64(index / format.channelCount)) / Double(sampleRate))
+            }
         }
         if let record {
             try record.write(interleaved: interleaved)

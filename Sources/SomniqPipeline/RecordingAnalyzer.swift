@@ -103,18 +103,11 @@ public struct RecordingAnalyzer: Sendable {
         public var heardSeconds: Double
     }
 
-    /// Decodes and classifies a recording another program is still writing (`source`), as `analyze(path:)` does, and
-    /// hands what has been heard to `update` every `updateSeconds` of audio (at most once every `minimumInterval` of
-    /// wall-clock time: a follow begun hours into a recording catches up at decoding speed, and each update reads all
-    /// that was heard) and once more at the end. Returns what was heard in all. Stops where the source ends (its header
-    /// finalised, the file idle, or `source.stop()`).
-    public func follow(_ source: GrowingAudioSource, updateSeconds: Double = 0.25, minimumInterval: Double = 0.25,
-                       update: (Heard) -> Void) throws(AudioFileError) -> Heard {
-        try follow(audio: try AudioFileReader(following: source), updateSeconds: updateSeconds, minimumInterval: minimumInterval,
-                   update: update)
-    }
-
-    /// `follow` of any audio heard as it comes (a file being written, raw PCM on a pipe: `LiveAudio`).
+    /// Decodes and classifies audio heard as it comes (a file another program is still writing, raw PCM on a pipe:
+    /// `LiveAudio`), as `analyze(path:)` does, and hands what has been heard to `update` every `updateSeconds` of audio
+    /// (at most once every `minimumInterval` of wall-clock time: a follow begun hours into a recording catches up at
+    /// decoding speed, and each update reads all that was heard) and once more at the end. Returns what was heard in
+    /// all. Stops where the audio ends (a file's header finalised, the pipe closed, nothing come for a while, or stopped).
     public func follow(audio reader: some LiveAudio, updateSeconds: Double = 0.25, minimumInterval: Double = 0.25,
                        update: (Heard) -> Void) throws(AudioFileError) -> Heard {
         let rate = reader.sampleRate
