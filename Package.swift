@@ -67,7 +67,7 @@ let package = Package(
             "SomniqPipeline", "SomniqReports", "SomniqNightReport", "SomniqCluster", "SomniqRegression", "SomniqLabelledAudio", "SomniqFiles", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "somniq-fuzz", dependencies: ["SomniqAudio", "SomniqFeatures", "SomniqModel", "SomniqDetection"]),
-        .executableTarget(name: "somniq-bench", dependencies: ["CFFTW", "SomniqAudio", "SomniqFeatures", "SomniqDetection", "SomniqModel", "SomniqPipeline"]),
+        .executableTarget(name: "somniq-bench", dependencies: ["CFFTW", "SomniqAudio", "SomniqFeatures", "SomniqDetection", "SomniqModel", "SomniqPipeline", "SomniqStore"]),
         .executableTarget(name: "somniq-synth", dependencies: [
             "SomniqSynth", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),

@@ -318,7 +318,7 @@ public final class AudioFileReader {
         return nil
     }
 
-    private static func containerName(_ format: Int32) -> String {
+    static func containerName(_ format: Int32) -> String {
         switch Int(format) & Int(SF_FORMAT_TYPEMASK) {
         case Int(SF_FORMAT_WAV): "WAV"
         case Int(SF_FORMAT_WAVEX): "WAVEX"
@@ -335,7 +335,7 @@ public final class AudioFileReader {
         }
     }
 
-    private static func encodingName(_ format: Int32) -> String {
+    static func encodingName(_ format: Int32) -> String {
         switch Int(format) & Int(SF_FORMAT_SUBMASK) {
         case Int(SF_FORMAT_PCM_S8): "PCM_S8"
         case Int(SF_FORMAT_PCM_U8): "PCM_U8"

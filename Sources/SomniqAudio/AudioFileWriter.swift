@@ -9,6 +9,9 @@ public final class AudioFileWriter {
     public let path: String
     public let sampleRate: Int
     public let channelCount: Int
+    /// The file's container and encoding as libsndfile names them (as `AudioFileReader.format` will read them back);
+    /// `frameCount` 0.
+    public let format: AudioFormatInfo
     private let handle: OpaquePointer
     private var closed = false
 
@@ -62,6 +65,9 @@ public final class AudioFileWriter {
         self.path = path
         self.sampleRate = sampleRate
         self.channelCount = channelCount
+        format = AudioFormatInfo(sampleRate: sampleRate, channelCount: channelCount, frameCount: 0,
+                                 container: AudioFileReader.containerName(info.format),
+                                 encoding: AudioFileReader.encodingName(info.format))
         self.handle = handle
     }
 

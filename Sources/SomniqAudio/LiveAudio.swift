@@ -105,6 +105,8 @@ public final class RawPCMStream: LiveAudio, @unchecked Sendable {
     public var sampleRate: Int { format.sampleRate }
     public private(set) var endReason: EndReason?
     public private(set) var framesRead: Int64 = 0
+    /// The container and encoding of the recording written as the stream is read, if any.
+    public var recordingFormat: AudioFormatInfo? { record?.format }
 
     private let descriptor: Int32
     private let record: AudioFileWriter?

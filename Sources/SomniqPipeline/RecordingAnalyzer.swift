@@ -99,8 +99,13 @@ public struct RecordingAnalyzer: Sendable {
     public struct Heard {
         public var windowCount: Int
         public var confidences: [Float]
+        /// The whole windows' feature rows (row-major, `FeatureID` order): a view of the analysis's own, to be read
+        /// before the next update rather than kept.
+        public var features: ArraySlice<Float>
         public var envelope: LevelEnvelope
         public var heardSeconds: Double
+        /// Frames of audio heard (at the recording's own rate).
+        public var frames: Int64
     }
 
     /// Decodes and classifies audio heard as it comes (a file another program is still writing, raw PCM on a pipe:
@@ -119,7 +124,8 @@ public struct RecordingAnalyzer: Sendable {
         func heard() -> Heard {
             Heard(windowCount: accumulator.windowCount,
                   confidences: Array(accumulator.confidences.prefix(accumulator.windowCount * accumulator.classCount)),
-                  envelope: accumulator.stream.envelope, heardSeconds: Double(frames) / Double(rate))
+                  features: accumulator.features[...], envelope: accumulator.stream.envelope,
+                  heardSeconds: Double(frames) / Double(rate), frames: frames)
         }
         while true {
             let got = try buffer.withUnsafeMutableBufferPointer { pointer throws(AudioFileError) in try reader.read(into: pointer) }

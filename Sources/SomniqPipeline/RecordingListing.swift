@@ -38,10 +38,14 @@ public struct RecordingListing: Sendable {
         }
     }
 
-    /// What a line says about the recording's state: complete, cut short, or failed and why.
+    /// What a line says about the recording's state: complete, cut short, partial (stored by a follow as it was heard),
+    /// or failed and why.
     static func state(_ entry: Entry) -> String {
-        if entry.status != "complete" { return "failed: \(entry.errorCode ?? "error")" }
-        return entry.truncated ? "complete, cut short" : "complete"
+        switch entry.status {
+        case "complete": entry.truncated ? "complete, cut short" : "complete"
+        case "partial": "partial (followed live)"
+        default: "failed: \(entry.errorCode ?? "error")"
+        }
     }
 
     static func episodes(_ entry: Entry) -> String {
@@ -57,12 +61,17 @@ public struct RecordingListing: Sendable {
         }
         var text = table.render()
         // Why each failure failed, below the table (messages are long).
-        for entry in entries where entry.status != "complete" {
+        for entry in entries where entry.status == "failed" {
             text += "\(entry.id): \(entry.errorMessage ?? entry.errorCode ?? "failed")\n"
         }
-        let failed = entries.filter { $0.status != "complete" }.count
-        text += "\(entries.count) recordings: \(entries.count - failed) complete, \(failed) failed\n"
-        return text
+        let complete = entries.filter { $0.status == "complete" }.count
+        let partial = entries.filter { $0.status == "partial" }.count
+        text += "\(entries.count) recordings: \(complete) complete, \(entries.count - complete - partial) failed"
+        if partial > 0 {
+            text += ", \(partial) partial (stored by a follow as it was heard: the night is stored whole when its follow ends, "
+                + "or by analysing its recording)"
+        }
+        return text + "\n"
     }
 
     public func json() throws -> String { try JSONOutput.encode(entries) }

@@ -693,15 +693,17 @@ public final class AnalysisStore: Sendable {
 
     // MARK: - Writing
 
-    private func insertRecording(_ db: Database, _ data: RecordingData, bundle: ModelBundle, analyzedAt: Date) throws -> Int64 {
+    /// The recording's row: `complete`, or `partial` for a night still being followed (`savePartial`).
+    func insertRecording(_ db: Database, _ data: RecordingData, bundle: ModelBundle, analyzedAt: Date,
+                         status: String = "complete") throws -> Int64 {
         try db.execute(sql: """
             INSERT INTO recordings (path, file_name, status, container, encoding, sample_rate, channels, frame_count,
                 duration_s, start_utc, start_source, window_count, model_name, model_version, profiles_version,
                 class_ids, feature_ids, analyzed_at, content_sha256, file_size, file_mtime, undetectable_classes,
                 truncated, declared_frames)
-            VALUES (?, ?, 'complete', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [
-                data.path, (data.path as NSString).lastPathComponent, data.container, data.encoding, data.sampleRate,
+                data.path, (data.path as NSString).lastPathComponent, status, data.container, data.encoding, data.sampleRate,
                 data.channelCount, data.frameCount, data.durationSeconds,
                 UTCTimestamp.format(milliseconds: data.startMilliseconds), data.startSource, data.windowCount,
                 bundle.classifier.name, bundle.classifier.version, bundle.profiles.version,
@@ -712,7 +714,10 @@ public final class AnalysisStore: Sendable {
         return db.lastInsertedRowID
     }
 
-    private func insertWindows(_ db: Database, _ data: RecordingData, recordingID: Int64, detectionFloor: Float) throws {
+    /// Inserts the rows of the windows in `range` (all of them by default) and their detections.
+    func insertWindows(_ db: Database, _ data: RecordingData, recordingID: Int64, detectionFloor: Float,
+                       range: Range<Int>? = nil) throws {
+        let range = range ?? 0..<data.windowCount
         let windowInsert = try BulkInsert(db, sql: """
             INSERT INTO windows (recording_id, window_index, start_offset_s, end_offset_s, start_utc, rms_dbfs, snr_db,
                 top_class, top_confidence, features, confidences)
@@ -732,7 +737,7 @@ public final class AnalysisStore: Sendable {
         let snrIndex = data.featureIDs.firstIndex(of: FeatureID.snrDb.rawValue)
         try data.confidences.withUnsafeBufferPointer { allConfidences in
             try data.forEachFeatureBlock { firstWindow, allFeatures in
-                for window in firstWindow..<(firstWindow + allFeatures.count / featureCount) {
+                for window in firstWindow..<(firstWindow + allFeatures.count / featureCount) where range.contains(window) {
                     let start = AnalysisGrid.windowStartSeconds(window)
                     let end = min(data.durationSeconds, start + AnalysisGrid.windowSeconds)
                     let utc = UTCTimestamp.format(milliseconds: UTCTimestamp.milliseconds(
@@ -773,14 +778,7 @@ public final class AnalysisStore: Sendable {
 
     private func insertTimeline(_ db: Database, _ data: RecordingData, recordingID: Int64) throws {
         guard !data.envelope.isEmpty else { return }
-        let chunkLength = Self.envelopeChunkSeconds * LevelEnvelope.rateHz
-        let envelopeStatement = try db.cachedStatement(sql: """
-            INSERT INTO recording_envelopes (recording_id, chunk, rate_hz, levels) VALUES (?, ?, ?, ?)
-            """)
-        for (chunk, start) in stride(from: 0, to: data.envelope.count, by: chunkLength).enumerated() {
-            let levels = data.envelope.codes[start..<min(data.envelope.count, start + chunkLength)]
-            try envelopeStatement.execute(arguments: [recordingID, chunk, LevelEnvelope.rateHz, Data(levels)])
-        }
+        try storeEnvelope(db, data.envelope, recordingID: recordingID, fromChunk: 0)
         guard let timeline = data.timeline else { return }
         func utc(_ offset: Double) -> String {
             UTCTimestamp.format(milliseconds: UTCTimestamp.milliseconds(startMilliseconds: data.startMilliseconds, offsetSeconds: offset))
@@ -811,6 +809,18 @@ public final class AnalysisStore: Sendable {
                 recordingID, data.classIDs[bout.classIndex], index, bout.onsetSeconds, bout.offsetSeconds, bout.durationSeconds,
                 utc(bout.onsetSeconds), bout.eventCount,
             ])
+        }
+    }
+
+    /// Writes the envelope's hour-long rows from `fromChunk` on (replacing what a partial night stored of them).
+    func storeEnvelope(_ db: Database, _ envelope: LevelEnvelope, recordingID: Int64, fromChunk: Int) throws {
+        let chunkLength = Self.envelopeChunkSeconds * LevelEnvelope.rateHz
+        let envelopeStatement = try db.cachedStatement(sql: """
+            INSERT OR REPLACE INTO recording_envelopes (recording_id, chunk, rate_hz, levels) VALUES (?, ?, ?, ?)
+            """)
+        for (chunk, start) in stride(from: 0, to: envelope.count, by: chunkLength).enumerated() where chunk >= fromChunk {
+            let levels = envelope.codes[start..<min(envelope.count, start + chunkLength)]
+            try envelopeStatement.execute(arguments: [recordingID, chunk, LevelEnvelope.rateHz, Data(levels)])
         }
     }
 
@@ -865,7 +875,7 @@ public final class AnalysisStore: Sendable {
         String(decoding: (try? JSONEncoder().encode(values)) ?? Data("[]".utf8), as: UTF8.self)
     }
 
-    private static func isoNow(_ date: Date) -> String {
+    static func isoNow(_ date: Date) -> String {
         UTCTimestamp.format(milliseconds: Int64((date.timeIntervalSince1970 * 1000).rounded()))
     }
 

@@ -17,8 +17,10 @@ public struct RecordingData: Sendable {
     public var startSource: String
     public var windowCount: Int
     public var featureIDs: [String]
-    /// Row-major, `windowCount × featureIDs.count`; empty when the rows are in `featureSpool`.
+    /// Row-major, `windowCount × featureIDs.count`; empty when the rows are in `featureSpool`. For part of a night
+    /// being followed, the rows from window `firstFeatureWindow` on.
     public var features: [Float]
+    public private(set) var firstFeatureWindow = 0
     /// The feature rows of a recording analysed for the database, kept out of memory (see `forEachFeatureBlock`).
     public var featureSpool: FeatureSpool?
     public var classIDs: [String]
@@ -46,9 +48,9 @@ public struct RecordingData: Sendable {
     public init(path: String, container: String, encoding: String, sampleRate: Int, channelCount: Int,
                 frameCount: Int64, durationSeconds: Double, startMilliseconds: Int64, startSource: String,
                 windowCount: Int, featureIDs: [String], features: [Float], classIDs: [String], confidences: [Float],
-                featureSpool: FeatureSpool? = nil) {
+                featureSpool: FeatureSpool? = nil, firstFeatureWindow: Int = 0) {
         precondition(featureSpool.map { features.isEmpty && $0.rowCount == windowCount && $0.width == featureIDs.count }
-                        ?? (features.count == windowCount * featureIDs.count), "feature matrix does not match window count")
+                        ?? (features.count == (windowCount - firstFeatureWindow) * featureIDs.count), "feature matrix does not match window count")
         precondition(confidences.count == windowCount * classIDs.count, "confidence matrix does not match window count")
         self.path = path
         self.container = container
@@ -65,6 +67,7 @@ public struct RecordingData: Sendable {
         self.featureSpool = featureSpool
         self.classIDs = classIDs
         self.confidences = confidences
+        self.firstFeatureWindow = firstFeatureWindow
     }
 
     public func confidence(window: Int, classIndex: Int) -> Float { confidences[window * classIDs.count + classIndex] }
@@ -73,6 +76,6 @@ public struct RecordingData: Sendable {
     /// rows, row-major), from memory or from the spool.
     public func forEachFeatureBlock(_ body: (Int, UnsafeBufferPointer<Float>) throws -> Void) throws {
         if let featureSpool { return try featureSpool.forEachBlock(body) }
-        try features.withUnsafeBufferPointer { try body(0, $0) }
+        try features.withUnsafeBufferPointer { try body(firstFeatureWindow, $0) }
     }
 }

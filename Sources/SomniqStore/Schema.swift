@@ -251,6 +251,25 @@ enum Schema {
             }
             try AnalysisStore.fillNightSummaries(db)
         }
+        migrator.registerMigration("v9-partial-nights") { db in
+            // A night followed live is stored as it is heard: a `recordings` row of status `partial` (no content hash
+            // yet) with the windows heard so far, committed a minute at a time, replaced by the complete analysis when
+            // the recording ends (or when it is analysed later). The alerts a follow has raised, so that a follow
+            // resumed after a crash or a power cut does not raise them a second time.
+            try db.create(table: "raised_alerts") { table in
+                table.column("recording_id", .integer).notNull().references("recordings", onDelete: .cascade)
+                table.column("profile", .text).notNull()
+                table.column("class_id", .text).notNull()
+                table.column("kind", .text).notNull()  // onset | continuing
+                table.column("window_index", .integer).notNull()
+                table.column("tier", .text).notNull()
+                table.column("offset_s", .double).notNull()
+                table.column("utc", .text).notNull()
+                table.column("confidence", .double).notNull()
+                table.column("raised_at", .text).notNull()  // when it was printed, UTC
+                table.primaryKey(["recording_id", "profile", "class_id", "kind", "window_index"])
+            }
+        }
         return migrator
     }
 }

@@ -21,7 +21,9 @@ struct FollowCommand: ParsableCommand {
             bout is settled for snoring (up to about three minutes later). The alerts printed are those 'analyze' \
             stores for the finished recording, at the same offsets. It ends when the recorder finalises the file or \
             closes the pipe, when nothing has come for --idle seconds, or on SIGINT or SIGTERM; then it stores the \
-            night as 'analyze' would, in --db. Standard input is recorded as it comes (--record, or a WAV named after \
+            night as 'analyze' would, in --db. Meanwhile what it has heard is committed to --db every minute of audio \
+            (a partial night), so a crash or a power cut loses at most a minute; following the same file again resumes \
+            that night and raises none of the alerts already raised. Standard input is recorded as it comes (--record, or a WAV named after \
             the start beside the database), so that the night stored has its audio for review clips and reanalysis.
             Exit status: 0 followed and stored; 1 the audio could not be read; 2 the model or database is unusable; \
             64 usage error.
@@ -148,6 +150,34 @@ struct FollowCommand: ParsableCommand {
             throw ExitStatus.someInputsFailed
         }
         let path = input.path
+        // Stored as it is heard, a minute at a time; a night a follow of this file stored before is resumed.
+        let followed: FollowedNight
+        do {
+            followed = try FollowedNight(store: store, bundle: bundle, path: path, profile: chosen.name, format: input.format)
+        } catch {
+            Terminal.error(error.description)
+            if case .standardInput(_, let recording) = input {
+                // Nothing was recorded yet: the empty file this command created goes.
+                try? input.finish()
+                try? FileManager.default.removeItem(atPath: recording)
+            }
+            throw ExitStatus.nothingDone
+        }
+        if followed.resumedWindows > 0 {
+            Terminal.error("\(path): resuming the night stored by an earlier follow (\(Formatting.clock(Double(followed.resumedWindows) * AnalysisGrid.hopSeconds)) heard); alerts it raised are not raised again")
+            startDate = startDate ?? followed.resumedStart
+        }
+        var storing = true
+        func keep(_ work: () throws(StoreError) -> Void) {
+            do {
+                try work()
+                if !storing { Terminal.error("\(path): storing the night as it is heard again") }
+                storing = true
+            } catch {
+                if storing { Terminal.error("\(path): warning: \(error.description); the follow goes on and stores the night at the end") }
+                storing = false
+            }
+        }
         let analyzer = RecordingAnalyzer(bundle: bundle)
         let rules = bundle.rules(for: chosen, frameHz: AnalysisGrid.frameHz)
         var live = LiveAlerts(profile: chosen, bundle: bundle)
@@ -156,8 +186,13 @@ struct FollowCommand: ParsableCommand {
             for alert in alerts {
                 let tier = rules[alert.classIndex]?.tier ?? bundle.classifier.classes[alert.classIndex].tier
                 let fields = printer.fields(alert, tier: tier, start: start)
+                guard followed.shouldRaise(classID: fields.classID, kind: fields.kind, windowIndex: alert.frame) else { continue }
                 Terminal.output(printer.line(fields) + "\n")
                 command?.submit(fields.environment)
+                keep { () throws(StoreError) in
+                    try followed.noteRaised(classID: fields.classID, kind: fields.kind, windowIndex: alert.frame, tier: fields.tier,
+                                            offsetSeconds: fields.offsetSeconds, utc: fields.time, confidence: fields.confidence)
+                }
             }
         }
         let stop = input.stop
@@ -168,9 +203,12 @@ struct FollowCommand: ParsableCommand {
         let heard: RecordingAnalyzer.Heard
         do {
             heard = try analyzer.follow(audio: input.audio) { heard in
-                // The start: as given, from the file name, or the moment the follow began minus the audio there then.
+                keep { () throws(StoreError) in try followed.check(heard) }
+                // The start: as given, as an earlier follow of the file stored it, from the file name, or the moment the
+                // follow began minus the audio there then.
                 let start = startDate ?? RecordingStartTime.dateFromFileName(path) ?? began.addingTimeInterval(-heard.heardSeconds)
                 startDate = start
+                keep { () throws(StoreError) in try followed.commitIfDue(heard, start: start) }
                 raise(live.update(confidences: heard.confidences, windowCount: heard.windowCount, envelope: heard.envelope,
                                   heardSeconds: heard.heardSeconds), start: start)
             }
@@ -186,7 +224,11 @@ struct FollowCommand: ParsableCommand {
         let timeline = analyzer.timeline(envelope: heard.envelope, confidences: heard.confidences, windowCount: heard.windowCount)
         let whole = ProfileRunner.run(profile: chosen, bundle: bundle, confidences: heard.confidences, windowCount: heard.windowCount,
                                       durationSeconds: heard.heardSeconds, timeline: timeline)
-        if let start = startDate { raise(live.finish(whole), start: start) }
+        if let start = startDate {
+            raise(live.finish(whole), start: start)
+            // What came after the last commit, so that a night the database then refuses to store whole keeps all of it.
+            keep { () throws(StoreError) in try followed.commitIfDue(heard, start: start, force: true) }
+        }
         // The night is stored as `analyze` stores the finished file: the same rows.
         let batch = BatchAnalyzer(analyzer: analyzer, store: store, profiles: [chosen], jobs: 1, reanalyze: false,
                                   explicitStart: startDate, startsByPath: [:])
@@ -210,6 +252,14 @@ struct FollowCommand: ParsableCommand {
             switch self {
             case .file(_, let reader): reader
             case .standardInput(let stream, _): stream
+            }
+        }
+
+        /// The recording's rate, channels, container and encoding (its length aside).
+        var format: AudioFormatInfo {
+            switch self {
+            case .file(_, let reader): reader.format
+            case .standardInput(let stream, _): stream.recordingFormat!
             }
         }
 

@@ -6,7 +6,8 @@
 //   somniq-bench pipeline FILE   the whole analysis (decode, features, classifier, all five profiles), no database
 //   somniq-bench follow FILE     the default model's balanced alerts as `follow` raises them at real-time pace: the
 //                                finished FILE read as a follow reads a recording in progress, an update every quarter
-//                                second of audio (its CPU time over FILE's length: the share of a core following takes)
+//                                second of audio, each minute's windows committed to a database in a temporary folder
+//                                (its CPU time over FILE's length: the share of a core following takes)
 //   somniq-bench classify FILE   the features of FILE, then every window classified 20 times by the default model
 //                                (the classifier's cost, less the `features` stage's); the checksum folds every
 //                                confidence's bits, so two builds that print the same one computed the same confidences
@@ -19,6 +20,7 @@ import SomniqDetection
 import SomniqFeatures
 import SomniqModel
 import SomniqPipeline
+import SomniqStore
 
 @main
 struct Bench {
@@ -45,10 +47,19 @@ struct Bench {
             let analyzer = RecordingAnalyzer(bundle: bundle)
             var live = LiveAlerts(profile: bundle.profiles.profile(named: "balanced")!, bundle: bundle)
             var raised = 0
-            _ = try analyzer.follow(audio: try AudioFileReader(path: arguments[2]), updateSeconds: 0.25, minimumInterval: 0) { heard in
+            let folder = NSTemporaryDirectory() + "somniq-bench-follow-\(getpid())"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let store = try AnalysisStore(path: folder + "/follow.sqlite")
+            let reader = try AudioFileReader(path: arguments[2])
+            let night = try FollowedNight(store: store, bundle: bundle, path: arguments[2], profile: "balanced", format: reader.format)
+            let start = Date(timeIntervalSince1970: 0)
+            _ = try analyzer.follow(audio: reader, updateSeconds: 0.25, minimumInterval: 0) { heard in
+                try! night.commitIfDue(heard, start: start)
                 raised += live.update(confidences: heard.confidences, windowCount: heard.windowCount, envelope: heard.envelope,
                                       heardSeconds: heard.heardSeconds).count
             }
+            try store.close()
             print(raised)
             return
         }

@@ -62,25 +62,77 @@ import Testing
         })
     }
 
+    /// A follow killed mid-night (a crash, a power cut) leaves every minute it heard stored as a partial night, the
+    /// windows `analyze` stores; a follow of the same file begun again resumes it, raises none of the alerts the first
+    /// raised, and stores the night `analyze` stores.
+    @Test func aFollowKilledMidNightLeavesItsMinutesStoredAndIsResumed() throws {
+        let scratch = Scratch()
+        let path = scratch.file("bedside.wav")
+        let (samples, rate) = Self.night
+        let writer = Self.record(samples, rate: rate, to: path, finishing: true)
+        let database = scratch.file("follow.sqlite")
+        let start = "2026-11-28T02:00:00Z"
+        let first = try CommandRunner.start(["follow", path, "--db", database, "--format", "jsonl", "--idle", "20", "--start", start])
+        func storedWindows() -> Int {
+            (try? DatabaseQueue(path: database).read { db in
+                try Int.fetchOne(db, sql: "SELECT window_count FROM recordings WHERE status = 'partial'")
+            }) ?? 0
+        }
+        let deadline = Date().addingTimeInterval(120)
+        while storedWindows() < 230, Date() < deadline, first.process.isRunning { Thread.sleep(forTimeInterval: 0.05) }
+        kill(first.processIdentifier, SIGKILL)
+        first.waitUntilExit()
+        let partialWindows = storedWindows()
+        #expect((230..<300).contains(partialWindows), "two minutes of audio committed, not more: \(partialWindows)")
+        #expect(writer.isExecuting, "the recorder is still writing")
+
+        // What the killed follow left: its minutes, row for row those of `analyze` of the finished file.
+        let listing = try CommandRunner.run(["recordings", "--db", database])
+        #expect(listing.stdout.contains("partial (followed live)") && listing.stdout.contains("1 partial"), "\(listing.stdout)")
+        while writer.isExecuting { Thread.sleep(forTimeInterval: 0.05) }
+        let analysed = scratch.file("analyze.sqlite")
+        #expect(try CommandRunner.run(["analyze", path, "--db", analysed, "--start", start, "--quiet"]).status == 0)
+        let windows = "SELECT window_index, start_utc, rms_dbfs, snr_db, top_class, top_confidence, features, confidences FROM windows ORDER BY window_index"
+        let killed = try DatabaseQueue(path: database).read { db in try Row.fetchAll(db, sql: windows) }
+        let whole = try DatabaseQueue(path: analysed).read { db in try Row.fetchAll(db, sql: windows) }
+        #expect(killed.count == partialWindows && killed == Array(whole.prefix(killed.count)))
+        let printedFirst = first.stdout.split(separator: "\n").map(String.init)
+        let noted = try DatabaseQueue(path: database).read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM raised_alerts") ?? -1 }
+        #expect(noted == printedFirst.count && noted > 0, "every alert printed is noted: \(first.stdout)")
+
+        // Begun again (the file now finished): resumed, without --start (the night keeps the one it was stored with).
+        let second = try CommandRunner.start(["follow", path, "--db", database, "--format", "jsonl", "--idle", "5"])
+        second.waitUntilExit()
+        #expect(second.terminationStatus == 0, "\(second.stderr)")
+        #expect(second.stderr.contains("resuming the night stored by an earlier follow"), "\(second.stderr)")
+        try Self.expectSameNight(printed: printedFirst + second.stdout.split(separator: "\n").map(String.init), database: database,
+                                 analysed: analysed)
+    }
+
     /// Checks that a follow stored the rows `analyze` stored, table by table, and printed the stored alerts (class, kind,
     /// offset, tier and confidence, class by class in order); returns the alerts printed.
     @discardableResult
     static func expectSameNight(followed: CommandRunner.Running, database: String, analysed: String) throws -> [[String: Any]] {
+        try expectSameNight(printed: followed.stdout.split(separator: "\n").map(String.init), database: database, analysed: analysed)
+    }
+
+    @discardableResult
+    static func expectSameNight(printed lines: [String], database: String, analysed: String) throws -> [[String: Any]] {
         // The same rows, table by table.
         let live = try FixtureStudy.dump(database), whole = try FixtureStudy.dump(analysed)
         #expect(live.keys.sorted() == whole.keys.sorted())
         for table in whole.keys.sorted() { #expect(live[table] == whole[table], "\(table)") }
 
         // The alerts printed live are the stored ones: class, kind, offset and confidence, class by class in order.
-        let printed = followed.stdout.split(separator: "\n").compactMap { line in
+        let printed = lines.compactMap { line in
             (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
         }
-        #expect(printed.count == followed.stdout.split(separator: "\n").count, "one JSON object a line: \(followed.stdout)")
+        #expect(printed.count == lines.count, "one JSON object a line: \(lines)")
         let stored = try DatabaseQueue(path: analysed).read { db in
             try Row.fetchAll(db, sql: "SELECT class_id, kind, offset_s, confidence, tier FROM alerts WHERE profile = 'balanced' ORDER BY offset_s, class_id")
         }
         #expect(!stored.isEmpty)
-        #expect(printed.count == stored.count, "\(followed.stdout)")
+        #expect(printed.count == stored.count, "\(lines)")
         for classID in Set(stored.map { $0["class_id"] as String }).sorted() {
             let ours = printed.filter { $0["class"] as? String == classID }
             let theirs = stored.filter { ($0["class_id"] as String) == classID }
