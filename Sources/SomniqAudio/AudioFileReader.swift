@@ -20,7 +20,7 @@ public final class AudioFileReader {
     private let acceptsCutShort: Bool
     private let handle: OpaquePointer
     /// The recording being followed, kept alive while libsndfile reads it.
-    private let source: GrowingAudioSource?
+    let source: GrowingAudioSource?
     private var interleaved: [Float] = []
     /// Whether the file's samples are 8- or 16-bit integers, read (and hashed) as 16-bit ones.
     private let readsIntegers: Bool

@@ -35,6 +35,8 @@ public final class GrowingAudioSource: @unchecked Sendable {
     private var openDataSize: [UInt8]?
     private var lastGrowth = Date()
     private let stopping = StopRequest()
+    /// Called each time a read is about to wait for the writer (`LiveAudio.beforeWaiting`).
+    var beforeWaiting: (() -> Void)?
     /// The file's length when the end came: reads no longer wait, nor go beyond it.
     private var end: Int64?
     public var ended: Bool { end != nil }
@@ -172,6 +174,7 @@ public final class GrowingAudioSource: @unchecked Sendable {
                 // The writer put in the sizes it had left open and wrote nothing since: it is done.
                 endHere(.finalised)
             } else {
+                beforeWaiting?()
                 usleep(useconds_t(pollSeconds * 1_000_000))
             }
         }

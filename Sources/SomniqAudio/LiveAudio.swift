@@ -56,10 +56,19 @@ public protocol LiveAudio: AnyObject {
     var sampleRate: Int { get }
     /// Fills `output` with the next mono frames, waiting until at least one has come; 0 once the audio has ended.
     func read(into output: UnsafeMutableBufferPointer<Float>) throws(AudioFileError) -> Int
+    /// Called on the reading thread each time a read is about to wait for more audio (every poll while it waits): the
+    /// moment for a follower to act on all it has read, since nothing more comes until the recorder writes again.
+    var beforeWaiting: (() -> Void)? { get set }
 }
 
 extension AudioFileReader: LiveAudio {
     public var sampleRate: Int { format.sampleRate }
+
+    /// A file being followed waits in its source; any other file never waits.
+    public var beforeWaiting: (() -> Void)? {
+        get { source?.beforeWaiting }
+        set { source?.beforeWaiting = newValue }
+    }
 }
 
 /// A request to stop, made on one thread (a signal's handler) and read on another (the one reading the audio).
@@ -114,6 +123,7 @@ public final class RawPCMStream: LiveAudio, @unchecked Sendable {
     private var held = 0
     private var lastData = Date()
     private let stopping = StopRequest()
+    public var beforeWaiting: (() -> Void)?
 
     /// Reads `descriptor` (not closed here) as raw PCM of `format`, writing what it reads to `record` when given (the
     /// writer's rate and channels must be the format's; `finish()` closes it).
@@ -147,6 +157,7 @@ public final class RawPCMStream: LiveAudio, @unchecked Sendable {
             }
             if ready == 0 {
                 if Date().timeIntervalSince(lastData) >= idleSeconds { endReason = .idle; return 0 }
+                beforeWaiting?()
                 continue
             }
             let got = bytes.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress! + held, room - held) }

@@ -111,7 +111,8 @@ public struct RecordingAnalyzer: Sendable {
     /// Decodes and classifies audio heard as it comes (a file another program is still writing, raw PCM on a pipe:
     /// `LiveAudio`), as `analyze(path:)` does, and hands what has been heard to `update` every `updateSeconds` of audio
     /// (at most once every `minimumInterval` of wall-clock time: a follow begun hours into a recording catches up at
-    /// decoding speed, and each update reads all that was heard) and once more at the end. Returns what was heard in
+    /// decoding speed, and each update reads all that was heard), whenever the reader is about to wait for more, and
+    /// once more at the end. Returns what was heard in
     /// all. Stops where the audio ends (a file's header finalised, the pipe closed, nothing come for a while, or stopped).
     public func follow(audio reader: some LiveAudio, updateSeconds: Double = 0.25, minimumInterval: Double = 0.25,
                        update: (Heard) -> Void) throws(AudioFileError) -> Heard {
@@ -127,15 +128,26 @@ public struct RecordingAnalyzer: Sendable {
                   features: accumulator.features[...], envelope: accumulator.stream.envelope,
                   heardSeconds: Double(frames) / Double(rate), frames: frames)
         }
-        while true {
-            let got = try buffer.withUnsafeMutableBufferPointer { pointer throws(AudioFileError) in try reader.read(into: pointer) }
-            guard got > 0 else { break }
-            buffer.withUnsafeBufferPointer { accumulator.consume(UnsafeBufferPointer(rebasing: $0[0..<got])) }
-            frames += Int64(got)
-            if frames - reported >= every, Date().timeIntervalSince(lastUpdate) >= minimumInterval {
+        // Before the reader waits for more audio, all that was read is handed over: audio that came faster than the
+        // updates (a follow catching up, a recorder writing in bursts) is not held back until the next burst.
+        try withoutActuallyEscaping(update) { update throws(AudioFileError) in
+            reader.beforeWaiting = {
+                guard frames > reported else { return }
                 reported = frames
                 lastUpdate = Date()
                 update(heard())
+            }
+            defer { reader.beforeWaiting = nil }
+            while true {
+                let got = try buffer.withUnsafeMutableBufferPointer { pointer throws(AudioFileError) in try reader.read(into: pointer) }
+                guard got > 0 else { break }
+                buffer.withUnsafeBufferPointer { accumulator.consume(UnsafeBufferPointer(rebasing: $0[0..<got])) }
+                frames += Int64(got)
+                if frames - reported >= every, Date().timeIntervalSince(lastUpdate) >= minimumInterval {
+                    reported = frames
+                    lastUpdate = Date()
+                    update(heard())
+                }
             }
         }
         accumulator.finish()

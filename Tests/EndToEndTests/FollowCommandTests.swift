@@ -109,6 +109,36 @@ import Testing
                                  analysed: analysed)
     }
 
+    /// A recording already written but not finished (a follow begun late, a recorder that writes in bursts) is heard at
+    /// once: its alerts printed and its minutes stored before the recorder writes again, not when the follow ends.
+    @Test func audioAlreadyWrittenIsHeardBeforeTheRecorderWritesAgain() throws {
+        let scratch = Scratch()
+        let path = scratch.file("late.wav")
+        let (samples, rate) = Self.night
+        let written = Array(samples.prefix(rate * 200))  // the smoke alarm at 150-166 s included
+        FileManager.default.createFile(atPath: path, contents: UnfinishedWAV.header(sampleRate: rate, dataBytes: 0)
+                                       + written.withUnsafeBytes { Data($0) })
+        let database = scratch.file("follow.sqlite")
+        let began = Date()
+        let followed = try CommandRunner.start(["follow", path, "--db", database, "--format", "jsonl", "--idle", "60"])
+        func smokeAlarmPrinted() -> Bool { followed.stdout.contains("\"class\":\"smoke_detector\"") }
+        func storedWindows() -> Int {
+            (try? DatabaseQueue(path: database).read { db in
+                try Int.fetchOne(db, sql: "SELECT window_count FROM recordings WHERE status = 'partial'")
+            }) ?? 0
+        }
+        while !(smokeAlarmPrinted() && storedWindows() >= 360), Date().timeIntervalSince(began) < 30, followed.process.isRunning {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        let waited = Date().timeIntervalSince(began)
+        #expect(smokeAlarmPrinted(), "\(followed.stdout)")
+        #expect(storedWindows() >= 360, "three minutes stored")
+        #expect(waited < 30 && followed.process.isRunning, "heard in \(waited) s, while the follow still waits for the recorder")
+        followed.process.terminate()
+        followed.waitUntilExit()
+        #expect(followed.terminationStatus == 0 && followed.stderr.contains("stopped"), "\(followed.stderr)")
+    }
+
     /// Checks that a follow stored the rows `analyze` stored, table by table, and printed the stored alerts (class, kind,
     /// offset, tier and confidence, class by class in order); returns the alerts printed.
     @discardableResult
