@@ -38,6 +38,10 @@ public struct ModelFitter: Sendable {
         /// Half way, held out by source the classes are heard better, and the development nights too (docs/classifier-history.md, "One
         /// corpus is not what a sound is not").
         public var sourceBalance = 0.5
+        /// How much more a recorded clip of none of our classes (a household, street or body sound; its copies too) weighs
+        /// among the rest of each class than another clip of the rest, before the rest is balanced against the class: what
+        /// a class learns it is not. 1: as much.
+        public var noneWeight = 1.0
         /// A condition's softness, as a share of its feature's interquartile range.
         public var softnessShare: Float = 0.05
         /// Features the trees may use: level and context features are left out, since absolute levels depend on
@@ -90,6 +94,7 @@ public struct ModelFitter: Sendable {
         let (rows, rowClass, rowClip, rowExample) = (gatheredRows, gatheredClasses, gatheredClips, gatheredExamples)
         // Clips without a source (synthesised examples, event-labelled recordings) count as one source.
         let sources = dataset.clips.map { $0.source ?? "" }
+        let noneOfOurs = noneOfOurs(dataset)
         let softness = featureSoftness(rows)
         // The rows a class learns from: all but those of clips that may hold it (a mixed bag; see below).
         let keptRows = { @Sendable (id: String) -> [Int] in
@@ -144,7 +149,7 @@ public struct ModelFitter: Sendable {
             let parts: Int
             switch options.method {
             case .tree:
-                let weights = balancedWeights(labels: labels, clips: rowClip, sources: sources)
+                let weights = balancedWeights(labels: labels, clips: rowClip, sources: sources, noneOfOurs: noneOfOurs)
                 let tree = DecisionTree(samples: rows, labels: labels, weights: weights,
                                         features: options.features.map(\.index), maxDepth: options.maxDepth,
                                         minLeafWeight: options.minLeafShare * weights.reduce(0, +))
@@ -233,7 +238,8 @@ public struct ModelFitter: Sendable {
         let boosting = boostingOptions
         let features = options.features.map(\.index)
         let boosted = GradientBoosting(table: tables?.all ?? BinnedTable(samples: rows, features: features, bins: boosting.bins),
-                                       labels: labels, weights: balancedWeights(labels: labels, clips: rowClip, sources: sources),
+                                       labels: labels, weights: balancedWeights(labels: labels, clips: rowClip, sources: sources,
+                                                                                noneOfOurs: noneOfOurs(dataset)),
                                        options: boosting)
         // Held-out scores: each row scored by a model fitted without its clip's group.
         let rowFold = calibrationFolds(clips: rowClip, dataset: dataset)
@@ -247,7 +253,8 @@ public struct ModelFitter: Sendable {
             }
             let table = tables?.folds[fold] ?? BinnedTable(samples: rows, rows: training, features: features, bins: boosting.bins)
             let model = GradientBoosting(table: table, labels: trainingLabels,
-                                         weights: balancedWeights(labels: trainingLabels, clips: training.map { rowClip[$0] }, sources: sources),
+                                         weights: balancedWeights(labels: trainingLabels, clips: training.map { rowClip[$0] }, sources: sources,
+                                                                  noneOfOurs: noneOfOurs(dataset)),
                                          options: boosting)
             for row in rows.indices where rowFold[row] == fold { heldOut[row] = model.score(rows[row]) }
         }
@@ -278,7 +285,13 @@ public struct ModelFitter: Sendable {
     /// Weights that give both sides (class, rest) half each. A clip of the class weighs as much as any other; a clip of
     /// the rest weighs n^−`sourceBalance`, n being the rest's clips from its source (`sources[clip]`). A clip's windows
     /// share its weight.
-    func balancedWeights(labels: [Bool], clips: [Int], sources: [String]) -> [Double] {
+    /// Per clip of `dataset`, whether it is a recorded clip of none of our classes (weighed `noneWeight` among the rest);
+    /// empty when that weight is 1.
+    func noneOfOurs(_ dataset: FitDataset) -> [Bool] {
+        options.noneWeight == 1 ? [] : dataset.clips.map { $0.classID == nil && $0.source != nil }
+    }
+
+    func balancedWeights(labels: [Bool], clips: [Int], sources: [String], noneOfOurs: [Bool] = []) -> [Double] {
         let windowsPerClip = Self.windowsPerClip(clips)
         var clipsPerSide = [false: Set<Int>(), true: Set<Int>()]
         for (label, clip) in zip(labels, clips) { clipsPerSide[label]!.insert(clip) }
@@ -290,7 +303,8 @@ public struct ModelFitter: Sendable {
         for (side, sideClips) in clipsPerSide {
             let ordered = sideClips.sorted()
             let weights = ordered.map { clip in
-                side || options.sourceBalance == 0 ? 1 : pow(Double(restPerSource[sources[clip]]!), -options.sourceBalance)
+                (side || options.sourceBalance == 0 ? 1 : pow(Double(restPerSource[sources[clip]]!), -options.sourceBalance))
+                    * (!side && !noneOfOurs.isEmpty && noneOfOurs[clip] ? options.noneWeight : 1)
             }
             let total = max(weights.reduce(0, +), .leastNormalMagnitude)
             for (clip, weight) in zip(ordered, weights) { share[clip] = 0.5 * weight / total }

@@ -72,6 +72,10 @@ struct FitCommand: ParsableCommand {
                                valueName: "P"))
     var sourceBalance = ModelFitter.Options().sourceBalance
 
+    @Option(help: ArgumentHelp("How much more a recorded clip of none of the classes (household, street, body sounds) weighs among the rest of each class, > 0 (1: as much as any other).",
+                               valueName: "W"))
+    var noneWeight = ModelFitter.Options().noneWeight
+
     @Option(help: ArgumentHelp("A feature the fitted trees may not test (repeatable; its name as classify --features prints it).",
                                valueName: "feature"))
     var leaveOutFeature: [String] = []
@@ -143,6 +147,7 @@ struct FitCommand: ParsableCommand {
         }
         if !(0...1).contains(microphones) { throw ValidationError("--microphones must lie in 0...1 (a share of the copies)") }
         if !(0...1).contains(sourceBalance) { throw ValidationError("--source-balance must lie in 0...1") }
+        if !(noneWeight > 0 && noneWeight.isFinite) { throw ValidationError("--none-weight must be a positive number") }
         if !(0...1).contains(leadShare) { throw ValidationError("--lead-share must lie in 0...1 (a share of the copies)") }
         if let k = crossValidate, k < 2 { throw ValidationError("--cross-validate needs at least 2 folds") }
         if !(1...6).contains(maxDepth) { throw ValidationError("--max-depth must lie in 1...6") }
@@ -251,6 +256,7 @@ struct FitCommand: ParsableCommand {
         options.learningRate = learningRate
         options.minExamples = minExamples
         options.sourceBalance = sourceBalance
+        options.noneWeight = noneWeight
         options.features = try Self.fittedFeatures(leavingOut: leaveOutFeature)
         if !backstop.isEmpty { options.backstops = Set(backstop) }
         let fitter = ModelFitter(options: options)

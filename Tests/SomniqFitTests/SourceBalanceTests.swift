@@ -48,6 +48,24 @@ import Testing
         #expect(abs(total(weights, of: [9]) - 0.5 / 3) < 1e-12)
     }
 
+    /// `fit --none-weight W`: a recorded clip of none of our classes weighs W times as much as a clip of the rest from a
+    /// source as large; the rest still weighs half, and the class's own clips are untouched.
+    @Test func clipsOfNoneOfOursWeighMoreAmongTheRest() {
+        var options = ModelFitter.Options()
+        options.sourceBalance = 0.5
+        options.noneWeight = 3
+        // Clips 5 and 6 (of corpus C) are none of ours; 7 and 8 (also C) and 9 (D) are of other classes.
+        let none = [false, false, false, false, false, true, true, false, false, false]
+        let weights = ModelFitter(options: options).balancedWeights(labels: labels, clips: clips, sources: sources, noneOfOurs: none)
+        #expect(abs(total(weights, of: [5]) / total(weights, of: [7]) - 3) < 1e-12)
+        #expect(abs(total(weights, of: [5, 6, 7, 8, 9]) - 0.5) < 1e-12)
+        let plain = self.weights(balance: 0.5)
+        for clip in 0..<5 { #expect(abs(total(weights, of: [clip]) - total(plain, of: [clip])) < 1e-15) }
+        // A weight of 1 is the recipe without it, bit for bit.
+        options.noneWeight = 1
+        #expect(ModelFitter(options: options).balancedWeights(labels: labels, clips: clips, sources: sources, noneOfOurs: none) == plain)
+    }
+
     @Test func oneSourceIsAsNoBalance() {
         let one = [String](repeating: "", count: 10)
         for (balanced, plain) in zip(weights(balance: 0.5, sources: one), weights(balance: 0)) {
