@@ -165,8 +165,8 @@ struct FollowCommand: ParsableCommand {
         }
         if followed.resumedWindows > 0 {
             Terminal.error("\(path): resuming the night stored by an earlier follow (\(Formatting.clock(Double(followed.resumedWindows) * AnalysisGrid.hopSeconds)) heard); alerts it raised are not raised again")
-            startDate = startDate ?? followed.resumedStart
         }
+        var toldStale = false
         var storing = true
         func keep(_ work: () throws(StoreError) -> Void) {
             do {
@@ -203,10 +203,17 @@ struct FollowCommand: ParsableCommand {
         let heard: RecordingAnalyzer.Heard
         do {
             heard = try analyzer.follow(audio: input.audio) { heard in
+                // Nothing to hear before the first whole window; with it, a resumed night is checked to be this audio.
+                guard heard.windowCount > 0 else { return }
                 keep { () throws(StoreError) in try followed.check(heard) }
-                // The start: as given, as an earlier follow of the file stored it, from the file name, or the moment the
+                if followed.discardedStaleNight, !toldStale {
+                    toldStale = true
+                    Terminal.error("\(path): the night an earlier follow stored for this file is not the audio it holds now (another recording or model); this night is stored afresh")
+                }
+                // The start: as given, as an earlier follow of this audio stored it, from the file name, or the moment the
                 // follow began minus the audio there then.
-                let start = startDate ?? RecordingStartTime.dateFromFileName(path) ?? began.addingTimeInterval(-heard.heardSeconds)
+                let start = startDate ?? (followed.discardedStaleNight ? nil : followed.resumedStart)
+                    ?? RecordingStartTime.dateFromFileName(path) ?? began.addingTimeInterval(-heard.heardSeconds)
                 startDate = start
                 keep { () throws(StoreError) in try followed.commitIfDue(heard, start: start) }
                 raise(live.update(confidences: heard.confidences, windowCount: heard.windowCount, envelope: heard.envelope,
