@@ -112,8 +112,8 @@ public struct RecordingAnalyzer: Sendable {
     /// `LiveAudio`), as `analyze(path:)` does, and hands what has been heard to `update` every `updateSeconds` of audio
     /// (at most once every `minimumInterval` of wall-clock time: a follow begun hours into a recording catches up at
     /// decoding speed, and each update reads all that was heard), whenever the reader is about to wait for more, and
-    /// once more at the end. Returns what was heard in
-    /// all. Stops where the audio ends (a file's header finalised, the pipe closed, nothing come for a while, or stopped).
+    /// once more at the end. Returns what was heard in all. Stops where the audio ends (a file's header finalised, the
+    /// pipe closed, nothing come for a while, or stopped).
     public func follow(audio reader: some LiveAudio, updateSeconds: Double = 0.25, minimumInterval: Double = 0.25,
                        update: (Heard) -> Void) throws(AudioFileError) -> Heard {
         let rate = reader.sampleRate

@@ -42,8 +42,7 @@ extension AnalysisStore {
         guard let row = try read({ db in
             try Row.fetchOne(db, sql: """
                 SELECT id, duration_s, start_utc FROM recordings WHERE path = ? AND status = 'partial' ORDER BY id DESC LIMIT 1
-                """,
-                             arguments: [filePath])
+                """, arguments: [filePath])
         }) else { return nil }
         let id: Int64 = row[0]
         let stored = try confidences(recordingID: id)
