@@ -89,7 +89,7 @@ let package = Package(
         .testTarget(name: "SomniqRegressionTests", dependencies: ["SomniqRegression", "SomniqPipeline"]),
         .testTarget(name: "SomniqReportsTests", dependencies: ["SomniqReports", .product(name: "CSV", package: "CSV.swift")]),
         .testTarget(name: "EndToEndTests", dependencies: [
-            "somniq-analyze", "somniq-synth", "somniq-fuzz", "SomniqSynth", "SomniqEvaluation", "SomniqAudio",
+            "somniq-analyze", "somniq-synth", "somniq-fuzz", "SomniqSynth", "SomniqEvaluation", "SomniqAudio", "SomniqModel",
             .product(name: "GRDB", package: "GRDB.swift"), .product(name: "CSV", package: "CSV.swift"),
         ]),
     ]

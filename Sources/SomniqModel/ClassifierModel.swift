@@ -1,7 +1,9 @@
 /// A rule-based classifier as stored in `model.json`: versioned, human-readable data.
 public struct ClassifierModel: Codable, Equatable, Sendable {
     public static let format = "somniq-model"
-    public static let supportedFormatVersion = 1
+    /// 2: a boosted score's trees are one string each (`ScoreTree.notation`); 1 (still read): nested objects.
+    public static let supportedFormatVersion = 2
+    static let oldestFormatVersion = 1
 
     public var format: String
     public var formatVersion: Int
@@ -36,7 +38,8 @@ public struct ClassifierModel: Codable, Equatable, Sendable {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         (format, formatVersion) = try container.decodeFormat(.format, .formatVersion, expected: Self.format,
-                                                             supportedVersion: Self.supportedFormatVersion)
+                                                             supportedVersion: Self.supportedFormatVersion,
+                                                             oldestVersion: Self.oldestFormatVersion)
         name = try container.decode(String.self, forKey: .name)
         version = try container.decode(String.self, forKey: .version)
         description = try container.decodeIfPresent(String.self, forKey: .description) ?? ""
@@ -65,6 +68,18 @@ public struct ClassifierModel: Codable, Equatable, Sendable {
                     debugDescription: "class \"\(definition.id)\" claims \"\(claimed)\", which is not another class of this model")
             }
         }
+    }
+
+    /// Written always in this build's format (trees as notation), whichever version the model was read from.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(format, forKey: .format)
+        try container.encode(Self.supportedFormatVersion, forKey: .formatVersion)
+        try container.encode(name, forKey: .name)
+        try container.encode(version, forKey: .version)
+        try container.encode(description, forKey: .description)
+        try container.encode(detectionFloor, forKey: .detectionFloor)
+        try container.encode(classes, forKey: .classes)
     }
 
     /// Class identifiers in model order: the column order of every confidence vector.

@@ -75,8 +75,10 @@ extension PointsScore.Calibration {
 /// missing feature (NaN: the recording lacks its band) goes where the test's `missing` says, `below` or `above`
 /// (the fitter learns which from training copies that lack the band).
 ///
-/// In JSON a test reads `{"feature": "mfcc_2", "threshold": 3.1, "missing": "below", "below": {...}, "above": {...}}`
-/// (`missing` absent: above) and a leaf `{"points": 0.35}`.
+/// In JSON a tree is one string in the notation of `ScoreTree.notation`:
+/// `"mfcc_2 < 3.1 or missing ? 0.35 : (spectral_flatness < 0.2 ? -0.1 : 0.2)"`. Model format 1 wrote it as nested
+/// objects, `{"feature": "mfcc_2", "threshold": 3.1, "missing": "below", "below": {...}, "above": {...}}` (`missing`
+/// absent: above) with leaves `{"points": 0.35}`; those are still read.
 public indirect enum ScoreTree: Codable, Equatable, Sendable {
     case points(Float)
     case test(feature: FeatureID, threshold: Float, missingBelow: Bool, below: ScoreTree, above: ScoreTree)
@@ -101,9 +103,33 @@ public indirect enum ScoreTree: Codable, Equatable, Sendable {
         }
     }
 
+    public init(from decoder: any Decoder) throws {
+        let single = try decoder.singleValueContainer()
+        guard let text = try? single.decode(String.self) else {
+            self = try FormatOneNode(from: decoder).tree
+            return
+        }
+        do {
+            self = try ScoreTree(notation: text)
+        } catch {
+            throw DecodingError.dataCorruptedError(in: single, debugDescription: "\(error.description) of \"\(text)\"")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(notation)
+    }
+}
+
+/// A tree as model format 1 wrote it: a test `{"feature", "threshold", "missing", "below", "above"}` or a leaf
+/// `{"points"}`, nested.
+private struct FormatOneNode: Decodable {
+    let tree: ScoreTree
+
     enum CodingKeys: String, CodingKey, CaseIterable { case points, feature, threshold, missing, below, above }
 
-    public init(from decoder: any Decoder) throws {
+    init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: AnyCodingKey.self)
         try container.rejectUnknownKeys(CodingKeys.self)
         if let value = try container.decodeIfPresent(Float.self, forKey: AnyCodingKey(CodingKeys.points)) {
@@ -111,7 +137,7 @@ public indirect enum ScoreTree: Codable, Equatable, Sendable {
                 throw DecodingError.dataCorruptedError(forKey: AnyCodingKey(CodingKeys.points), in: container,
                     debugDescription: "a leaf holds only a finite number of points")
             }
-            self = .points(value)
+            tree = .points(value)
             return
         }
         let name = try container.decode(String.self, forKey: AnyCodingKey(CodingKeys.feature))
@@ -129,23 +155,9 @@ public indirect enum ScoreTree: Codable, Equatable, Sendable {
             throw DecodingError.dataCorruptedError(forKey: AnyCodingKey(CodingKeys.missing), in: container,
                                                    debugDescription: "missing is \"below\" or \"above\"")
         }
-        self = .test(feature: feature, threshold: threshold, missingBelow: missing == "below",
-                     below: try container.decode(ScoreTree.self, forKey: AnyCodingKey(CodingKeys.below)),
-                     above: try container.decode(ScoreTree.self, forKey: AnyCodingKey(CodingKeys.above)))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        switch self {
-        case .points(let value):
-            try container.encode(value, forKey: .points)
-        case .test(let feature, let threshold, let missingBelow, let below, let above):
-            try container.encode(feature.rawValue, forKey: .feature)
-            try container.encode(threshold, forKey: .threshold)
-            if missingBelow { try container.encode("below", forKey: .missing) }
-            try container.encode(below, forKey: .below)
-            try container.encode(above, forKey: .above)
-        }
+        tree = .test(feature: feature, threshold: threshold, missingBelow: missing == "below",
+                     below: try container.decode(FormatOneNode.self, forKey: AnyCodingKey(CodingKeys.below)).tree,
+                     above: try container.decode(FormatOneNode.self, forKey: AnyCodingKey(CodingKeys.above)).tree)
     }
 }
 

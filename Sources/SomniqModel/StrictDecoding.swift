@@ -46,17 +46,21 @@ func describe(codingPath: [any CodingKey]) -> String {
 }
 
 extension KeyedDecodingContainer {
-    /// Reads and checks a versioned file's `format` and `formatVersion` fields.
-    func decodeFormat(_ formatKey: Key, _ versionKey: Key, expected: String, supportedVersion: Int) throws -> (String, Int) {
+    /// Reads and checks a versioned file's `format` and `formatVersion` fields: a version from `oldestVersion` (default:
+    /// the supported one) to `supportedVersion` is read.
+    func decodeFormat(_ formatKey: Key, _ versionKey: Key, expected: String, supportedVersion: Int,
+                      oldestVersion: Int? = nil) throws -> (String, Int) {
         let format = try decode(String.self, forKey: formatKey)
         guard format == expected else {
             throw DecodingError.dataCorruptedError(forKey: formatKey, in: self,
                 debugDescription: "expected \"\(expected)\", found \"\(format)\"")
         }
         let version = try decode(Int.self, forKey: versionKey)
-        guard version == supportedVersion else {
+        let oldest = oldestVersion ?? supportedVersion
+        guard (oldest...supportedVersion).contains(version) else {
+            let readable = oldest == supportedVersion ? "\(supportedVersion)" : "\(oldest) to \(supportedVersion)"
             throw DecodingError.dataCorruptedError(forKey: versionKey, in: self,
-                debugDescription: "format version \(version) is not supported (this build reads \(supportedVersion))")
+                debugDescription: "format version \(version) is not supported (this build reads \(readable))")
         }
         return (format, version)
     }

@@ -11,6 +11,8 @@
 //   somniq-bench classify FILE   the features of FILE, then every window classified 20 times by the default model
 //                                (the classifier's cost, less the `features` stage's); the checksum folds every
 //                                confidence's bits, so two builds that print the same one computed the same confidences
+//   somniq-bench load FOLDER     the model folder FOLDER read and checked 10 times, as every command does once
+//                                (ModelBundle.load: model.json, profiles.json); prints the classes read
 //   somniq-bench wisdom          plans the sub-frame transforms of the common sample rates with FFTW_PATIENT and
 //                                prints Sources/SomniqFeatures/FFTWisdom.swift (scripts/make-fftw-wisdom)
 import CFFTW
@@ -30,8 +32,12 @@ struct Bench {
             print(wisdomSource())
             return
         }
+        if arguments.count == 3, arguments[1] == "load" {
+            print(try (0..<10).map { _ in try ModelBundle.load(path: arguments[2]).classifier.classes.count }.reduce(0, +))
+            return
+        }
         guard arguments.count == 3, ["decode", "resample", "features", "pipeline", "classify", "follow"].contains(arguments[1]) else {
-            FileHandle.standardError.write(Data("usage: somniq-bench decode|resample|features|pipeline|classify|follow FILE\n".utf8))
+            FileHandle.standardError.write(Data("usage: somniq-bench decode|resample|features|pipeline|classify|follow FILE, or load MODEL-FOLDER\n".utf8))
             exit(64)
         }
         if arguments[1] == "pipeline" {

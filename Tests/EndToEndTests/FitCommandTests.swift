@@ -1,4 +1,5 @@
 import Foundation
+import SomniqModel
 import Testing
 
 @Suite struct FitCommandTests {
@@ -228,16 +229,15 @@ import Testing
 
     /// Every feature a fitted score's trees test, with how often.
     func testedFeatures(_ modelFolder: String) throws -> [String: Int] {
-        let model = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: modelFolder + "/model.json"))) as! [String: Any]
+        let model = try JSONDecoder().decode(ClassifierModel.self, from: Data(contentsOf: URL(fileURLWithPath: modelFolder + "/model.json")))
         var counts: [String: Int] = [:]
-        func walk(_ node: [String: Any]) {
-            guard let feature = node["feature"] as? String else { return }
-            counts[feature, default: 0] += 1
-            for side in ["above", "below"] { if let child = node[side] as? [String: Any] { walk(child) } }
+        func walk(_ node: ScoreTree) {
+            guard case .test(let feature, _, _, let below, let above) = node else { return }
+            counts[feature.rawValue, default: 0] += 1
+            walk(below)
+            walk(above)
         }
-        for entry in model["classes"] as! [[String: Any]] {
-            for tree in ((entry["score"] as? [String: Any])?["trees"] as? [[String: Any]]) ?? [] { walk(tree) }
-        }
+        for definition in model.classes { definition.score?.trees.forEach(walk) }
         return counts
     }
 

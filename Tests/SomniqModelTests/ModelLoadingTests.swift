@@ -149,13 +149,14 @@ let rulesModelPath = repositoryRoot + "/models/rules"
         object["classes"] = classes
     }
 
-    /// Edits the first tree of the fitted default model's snoring score.
-    func editFirstTree(_ edit: @escaping (inout [String: Any]) -> Void) -> Result<ModelBundle, ModelError> {
+    /// Replaces the first tree of the fitted default model's snoring score: with a string (the notation of model
+    /// format 2) or with nested objects (format 1, still read).
+    func replaceFirstTree(with tree: Any) -> Result<ModelBundle, ModelError> {
         load(editing: "model.json", from: defaultModelPath) { object in
             classes(&object) { snoring in
                 var score = snoring["score"] as! [String: Any]
-                var trees = score["trees"] as! [[String: Any]]
-                edit(&trees[0])
+                var trees = score["trees"] as! [Any]
+                trees[0] = tree
                 score["trees"] = trees
                 snoring["score"] = score
             }
@@ -163,17 +164,35 @@ let rulesModelPath = repositoryRoot + "/models/rules"
     }
 
     @Test func rejectsAnUnknownFeatureInAScoreTree() {
-        expectInvalid(editFirstTree { $0["feature"] = "loudness" },
+        expectInvalid(replaceFirstTree(with: "mfcc_1 < 0.5 ? -0.25 : (loudness < 3.0 ? 0.5 : 1.0)"),
+                      field: "classes[\(snoringIndex)].score.trees[0]", saying: "unknown feature \"loudness\" at character 25")
+        expectInvalid(replaceFirstTree(with: ["feature": "loudness", "threshold": 3.0, "below": ["points": 0.5], "above": ["points": 1.0]]),
                       field: "classes[\(snoringIndex)].score.trees[0].feature", saying: "unknown feature \"loudness\"")
     }
 
+    @Test func rejectsAMalformedTree() {
+        for (notation, phrase) in [
+            ("mfcc_1 0.5 ? -0.25 : 1.0", "expected \"<\" at character 8"),
+            ("mfcc_1 < 0.5 ? -0.25 1.0", "expected \":\" at character 22"),
+            ("mfcc_1 < 0.5 ? (mfcc_2 < 1.0 ? 0.5 : 1.0 : 1.0", "expected \")\" at character 42"),
+            ("mfcc_1 < 0.5 ? -0.25 : 1.0 2.0", "expected the end of the tree at character 28"),
+            ("mfcc_1 < inf ? -0.25 : 1.0", "threshold must be a finite number at character 10"),
+            ("mfcc_1 < 0.5 ? nan : 1.0", "points must be a finite number at character 16"),
+            ("mfcc_1 < 0.5 or ? 0.5 : 1.0", "expected \"missing\" at character 17"),
+            ("mfcc_1 < 0.5 ? (0.5) : 1.0", "unknown feature \"0.5\" at character 17"),
+            ("", "expected a feature's name at character 1"),
+        ] {
+            expectInvalid(replaceFirstTree(with: notation), field: "classes[\(snoringIndex)].score.trees[0]", saying: phrase)
+        }
+    }
+
     @Test func rejectsALeafThatAlsoTests() {
-        expectInvalid(editFirstTree { $0 = ["points": 0.5, "feature": "mfcc_2"] },
+        expectInvalid(replaceFirstTree(with: ["points": 0.5, "feature": "mfcc_2"]),
                       field: "classes[\(snoringIndex)].score.trees[0].points", saying: "only a finite number of points")
     }
 
     @Test func rejectsATestWithoutABranch() {
-        expectInvalid(editFirstTree { $0.removeValue(forKey: "above") },
+        expectInvalid(replaceFirstTree(with: ["feature": "mfcc_2", "threshold": 1.0, "below": ["points": 0.5]]),
                       field: "classes[\(snoringIndex)].score.trees[0].above", saying: "missing")
     }
 
@@ -185,8 +204,14 @@ let rulesModelPath = repositoryRoot + "/models/rules"
     }
 
     @Test func rejectsATreeDeeperThanTheLimit() {
-        expectInvalid(editFirstTree { $0 = Self.chain(depth: PointsScore.maximumDepth + 1) },
+        expectInvalid(replaceFirstTree(with: Self.chain(depth: PointsScore.maximumDepth + 1)),
                       field: "classes[\(snoringIndex)].score.trees", saying: "at most \(PointsScore.maximumDepth)")
+        // In the notation the reader stops at the limit (no input can run its recursion out of stack).
+        let deep = (1...PointsScore.maximumDepth).reduce("mfcc_1 < 0.0 ? -0.125 : 0.5") { inner, level in
+            "mfcc_1 < \(level).0 ? -0.125 : (\(inner))"
+        }
+        expectInvalid(replaceFirstTree(with: deep), field: "classes[\(snoringIndex)].score.trees[0]",
+                      saying: "a tree more than \(PointsScore.maximumDepth) tests deep")
     }
 
     /// The classifier pads trees of every depth (a bare leaf, chains, the fitted ones) to one complete depth
@@ -196,7 +221,7 @@ let rulesModelPath = repositoryRoot + "/models/rules"
         let bundle = try load(editing: "model.json", from: defaultModelPath) { object in
             classes(&object) { snoring in
                 var score = snoring["score"] as! [String: Any]
-                var trees = score["trees"] as! [[String: Any]]
+                var trees = score["trees"] as! [Any]
                 trees[0] = ["points": 0.25]
                 trees[1] = Self.chain(depth: PointsScore.maximumDepth)
                 var missingBelow = Self.chain(depth: 1)
@@ -269,7 +294,8 @@ let rulesModelPath = repositoryRoot + "/models/rules"
     }
 
     @Test func rejectsAnotherFormatVersion() {
-        expectInvalid(load(editing: "model.json") { $0["formatVersion"] = 2 }, field: "formatVersion", saying: "not supported")
+        expectInvalid(load(editing: "model.json") { $0["formatVersion"] = 3 }, field: "formatVersion",
+                      saying: "format version 3 is not supported (this build reads 1 to 2)")
     }
 
     @Test func rejectsAnOutOfRangeConfidenceCap() {
