@@ -92,6 +92,31 @@ import Testing
         #expect(mixed.allSatisfy { abs($0 - 0.35) < 1e-5 })
     }
 
+    /// Two channels of different audio (negative zeros among them) are mixed as any number of channels is, bit for bit:
+    /// the stereo path is spelt out for speed, not changed.
+    @Test(arguments: [AudioFileWriter.Encoding.pcm16, .float32])
+    func stereoMixesAsEveryOtherChannelCount(encoding: AudioFileWriter.Encoding) throws {
+        var synth = SoundSynthesizer(sampleRate: 16_000, seed: 8)
+        let left = synth.whiteNoise(seconds: 0.5, levelDbfs: -12).map { Float(max(-0.9, min(0.9, $0))) }
+        let right = synth.whiteNoise(seconds: 0.5, levelDbfs: -30).map { Float(max(-0.9, min(0.9, $0))) }
+        var interleaved = zip(left, right).flatMap { [$0, $1] }
+        for index in stride(from: 0, to: 400, by: 4) { interleaved[index] = -0.0; interleaved[index + 1] = -0.0 }
+        let path = folder.file("stereo-\(encoding.rawValue).wav")
+        do {
+            let writer = try AudioFileWriter(path: path, sampleRate: 16_000, channelCount: 2, encoding: encoding)
+            try writer.write(interleaved: interleaved)
+        }
+        let reference = try AudioFileReader(path: path)
+        var stored: [Float] = []
+        let frames = try reference.readInterleaved(frameCount: left.count, into: &stored)
+        let expected = (0..<frames).map { frame in
+            var sum: Float = 0
+            for channel in 0..<2 { sum += stored[frame * 2 + channel] }
+            return sum * (1 / Float(2))
+        }
+        #expect(try readAll(path, block: 777).map(\.bitPattern) == expected.map(\.bitPattern))
+    }
+
     func contentHash(_ path: String) throws -> String? {
         let reader = try AudioFileReader(path: path)
         var buffer = [Float](repeating: 0, count: 1000)
