@@ -149,6 +149,10 @@ public final class AnalysisStore: Sendable {
         var whole = true
         do {
             try pool.writeWithoutTransaction { db in
+                // An interruption (`interrupt()`, from a signal handler) that came between two statements stays pending
+                // in SQLite until a statement starts, and a checkpoint is no statement: it would stop at once and leave
+                // the log. A statement started with none running clears it.
+                try db.execute(sql: "SELECT 1")
                 let result = try db.checkpoint(.truncate)
                 whole = result.walFrameCount == 0 || result.walFrameCount == result.checkpointedFrameCount
             }

@@ -134,6 +134,23 @@ func results(for data: RecordingData) -> [ProfileResult] {
         #expect(try store.alerts(recordingID: replaced.recordingID).count == results(for: data).map(\.alerts.count).reduce(0, +))
     }
 
+    /// A signal handler interrupts the store (`merge`, `analyze` on SIGINT) whenever the signal comes, also between two
+    /// statements; SQLite keeps such an interruption pending for the next statement. Closing must still fold the log into
+    /// the file and leave it alone, with every row saved before.
+    @Test func aStoreInterruptedBetweenStatementsStillClosesIntoOneFile() throws {
+        let folder = NSTemporaryDirectory() + "somniq-interrupted-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/study.sqlite"
+        let store = try AnalysisStore(path: path)
+        let data = sampleData()
+        _ = try store.save(data, bundle: storeModelBundle, results: results(for: data))
+        store.interrupt()
+        #expect(try store.close())
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["study.sqlite"])
+        #expect(try AnalysisStore(path: path).count("windows") == 20)
+    }
+
     @Test func reportsAnUnopenableDatabase() {
         #expect(throws: StoreError.self) { try AnalysisStore(path: "/nonexistent-folder/x/somniq.sqlite") }
     }
