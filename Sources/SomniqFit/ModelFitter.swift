@@ -20,7 +20,7 @@ public struct ModelFitter: Sendable {
         /// Deepest tree (tests on one path), for either method.
         public var maxDepth = 3
         /// Boosting rounds (trees per class) and step size.
-        public var rounds = 200
+        public var rounds = 300
         public var learningRate = 0.1
         /// Grouped folds of the training clips whose held-out scores fit a boosted class's calibration.
         public var calibrationFolds = 3

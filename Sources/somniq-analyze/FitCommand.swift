@@ -60,7 +60,7 @@ struct FitCommand: ParsableCommand {
     var maxDepth = 3
 
     @Option(help: "Trees per class (boosted).")
-    var rounds = 200
+    var rounds = 300
 
     @Option(help: "Step size of each boosted tree, (0, 1].")
     var learningRate = 0.1

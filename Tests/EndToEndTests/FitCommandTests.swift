@@ -34,7 +34,7 @@ import Testing
         let snoring = (model["classes"] as! [[String: Any]]).first { $0["id"] as? String == "snoring" }!
         // The default method writes boosted trees as a calibrated points score.
         let score = try #require(snoring["score"] as? [String: Any])
-        #expect((score["trees"] as? [Any])?.count == 200, "fit's default is 200 rounds")
+        #expect((score["trees"] as? [Any])?.count == 300, "fit's default is 300 rounds")
         #expect((score["calibration"] as? [String: Any])?["slope"] != nil)
         let readme = try String(contentsOfFile: out + "/README.md", encoding: .utf8)
         #expect(readme.contains("somniq-analyze fit --clips"))
