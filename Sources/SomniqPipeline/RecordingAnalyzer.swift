@@ -42,9 +42,7 @@ public struct RecordingAnalyzer: Sendable {
                                                durationSeconds: format.durationSeconds)
         let expectedWindows = AnalysisGrid(sampleRate: format.sampleRate).windowCount(frameCount: format.frameCount)
         var accumulator = WindowAccumulator(analyzer: self, sampleRate: format.sampleRate, expectedWindows: expectedWindows,
-                                            spool: spoolFeatures ? FeatureSpool(width: FeatureID.count) : nil,
-                                            classifyBehind: true)
-        defer { accumulator.stopBehind() }
+                                            spool: spoolFeatures ? FeatureSpool(width: FeatureID.count) : nil)
         accumulator.stream.reserveEnvelope(frames: format.frameCount)
         // Decoding and the conditioning (DC offset, resampling: `SourceConditioner`) run a few chunks ahead on a thread
         // of their own (`ReadAhead`), on the chunks a plain read loop gives: the results are the same, bit for bit.
@@ -211,33 +209,32 @@ public struct RecordingAnalyzer: Sendable {
 
     /// Features and confidences of one recording, window by window, as the stream of samples completes them.
     private struct WindowAccumulator {
-        let windows: WindowClassifier
+        let classifier: Classifier
         let stream: FeatureStream
+        let classCount: Int
         let spool: FeatureSpool?
         let undetectableClasses: [String]
-        /// Where the windows are classified when not as they come (`classifyBehind`).
-        private let behind: ClassifyingThread?
+        /// Model positions of `undetectableClasses`: their confidence is 0, not a guess.
+        let silencedClasses: [Int]
         var features: [Float] = []
         var confidences: [Float]
         var windowCount = 0
         /// The windows where breathing is heard with a steady rhythm (`NightSummary.RhythmWindow`): the night summary's
         /// quiet breathing, noted as the windows pass so that no feature row is read again.
         var steadyBreathing: [NightSummary.RhythmWindow] = []
+        private let classIDs: [String]
 
-        var classCount: Int { windows.classCount }
-
-        /// With `classifyBehind`, the windows are classified on a thread of their own (`ClassifyingThread`), and their
-        /// confidences are there once `finish` or `finishFed` returns; without, each as its features come.
-        init(analyzer: RecordingAnalyzer, sampleRate: Int, expectedWindows: Int, spool: FeatureSpool?, classifyBehind: Bool = false) {
+        init(analyzer: RecordingAnalyzer, sampleRate: Int, expectedWindows: Int, spool: FeatureSpool?) {
+            classifier = analyzer.classifier
             stream = FeatureStream(sampleRate: sampleRate)
+            classCount = classifier.classCount
             self.spool = spool
             if spool == nil { features.reserveCapacity(expectedWindows * FeatureID.count) }
+            confidences = [Float](repeating: 0, count: expectedWindows * classCount)
             undetectableClasses = analyzer.undetectableClasses(sampleRate: sampleRate)
             let ids = analyzer.bundle.classifier.classIDs
-            windows = WindowClassifier(classifier: analyzer.classifier, classIDs: ids,
-                                       silencedClasses: undetectableClasses.compactMap { ids.firstIndex(of: $0) })
-            behind = classifyBehind ? ClassifyingThread(windows, expectedWindows: expectedWindows) : nil
-            confidences = classifyBehind ? [] : [Float](repeating: 0, count: expectedWindows * windows.classCount)
+            silencedClasses = undetectableClasses.compactMap { ids.firstIndex(of: $0) }
+            classIDs = ids
         }
 
         mutating func consume(_ samples: UnsafeBufferPointer<Float>) {
@@ -246,7 +243,6 @@ public struct RecordingAnalyzer: Sendable {
 
         mutating func finish() {
             stream.finish { emit($0) }
-            collectBehind()
         }
 
         /// Analyses a piece the stream's conditioner made elsewhere (pieces in order, its last one included).
@@ -257,7 +253,6 @@ public struct RecordingAnalyzer: Sendable {
         /// Ends the analysis once every piece has been fed.
         mutating func finishFed() {
             stream.finishAnalysis { emit($0) }
-            collectBehind()
         }
 
         /// Drops the room kept for windows the audio never reached.
@@ -265,27 +260,24 @@ public struct RecordingAnalyzer: Sendable {
             confidences.removeLast(confidences.count - count * classCount)
         }
 
-        /// Lets the classifying thread go without its results, if it is still running (the analysis failed or stopped).
-        func stopBehind() {
-            behind?.stop()
-        }
-
-        private mutating func collectBehind() {
-            guard let behind else { return }
-            (confidences, steadyBreathing) = behind.finish()
-        }
-
         private mutating func emit(_ vector: FeatureVector) {
             if let spool { spool.append(vector.values) } else { features.append(contentsOf: vector.values) }
-            defer { windowCount += 1 }
-            if let behind { return behind.add(vector) }
             let window = windowCount, classCount = classCount
             makeRoom(for: window)
-            let steady = confidences.withUnsafeMutableBufferPointer { buffer in
-                windows.classify(vector, window: window,
-                                 into: UnsafeMutableBufferPointer(rebasing: buffer[(window * classCount)..<((window + 1) * classCount)]))
+            confidences.withUnsafeMutableBufferPointer { buffer in
+                let row = UnsafeMutableBufferPointer(rebasing: buffer[(window * classCount)..<((window + 1) * classCount)])
+                classifier.classify(vector, into: row)
+                for index in silencedClasses { row[index] = 0 }
             }
-            if let steady { steadyBreathing.append(steady) }
+            if vector[.breathingPeriodicity] >= NightSummary.steadyRhythm {
+                let top = TopClass.of(confidences[(window * classCount)..<((window + 1) * classCount)], classIDs: classIDs, floor: 0)
+                if let steady = NightSummary.RhythmWindow(window: window, topClass: top.label, topConfidence: top.confidence,
+                                                          periodicity: vector[.breathingPeriodicity],
+                                                          periodSeconds: vector[.breathingPeriodSeconds]) {
+                    steadyBreathing.append(steady)
+                }
+            }
+            windowCount += 1
         }
 
         /// Room for one more window's confidences, where the recording's length was not known.

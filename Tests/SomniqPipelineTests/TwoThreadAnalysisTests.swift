@@ -9,24 +9,12 @@ import Testing
 /// on one (`FeatureStream.consume`). Both give the same features and confidences, bit for bit, at every rate the
 /// conditioning treats differently: a whole ratio (16 and 48 kHz), a rational one (44.1 kHz), the analysis rate itself,
 /// and a rate with the band above 4 kHz measured at its own rate (`band_ratio_4k_up`, which reads the source's block
-/// power as it stood when each window completed). A file's windows are also classified on a third thread
-/// (`ClassifyingThread`), in blocks behind the features: the confidences and the night's steady breaths are still
-/// those of each window classified as its features come.
+/// power as it stood when each window completed).
 @Suite struct TwoThreadAnalysisTests {
-    func write(_ night: SyntheticNight, to path: String) throws {
-        let writer = try AudioFileWriter(path: path, sampleRate: night.sampleRate, channelCount: 1, container: .wav, encoding: .pcm16)
-        try writer.write(interleaved: night.samples.map { Float(max(-1, min(1, $0))) })
-    }
-
-    func scratchFolder() throws -> String {
-        let folder = NSTemporaryDirectory() + "somniq-two-threads-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        return folder
-    }
-
     @Test(arguments: [16_000, 48_000, 44_100, 8_000])
     func aFileAnalysesAsTheSameAudioInMemory(rate: Int) throws {
-        let folder = try scratchFolder()
+        let folder = NSTemporaryDirectory() + "somniq-two-threads-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         var night = SyntheticNight(seconds: 40, sampleRate: rate, seed: 9, backgroundDbfs: -50)
         night.addSpeech(at: 3, seconds: 6, levelDbfs: -25)
@@ -34,7 +22,10 @@ import Testing
         night.addSmokeAlarm(at: 20, seconds: 8, levelDbfs: -22)
         night.addDoorSlam(at: 33, levelDbfs: -15)
         let path = folder + "/night.wav"
-        try write(night, to: path)
+        do {
+            let writer = try AudioFileWriter(path: path, sampleRate: rate, channelCount: 1, container: .wav, encoding: .pcm16)
+            try writer.write(interleaved: night.samples.map { Float(max(-1, min(1, $0))) })
+        }
         let analyzer = RecordingAnalyzer(bundle: bundle)
         let fromFile = try analyzer.analyze(path: path)
         let decoded = try AudioFileReader.readMono(path)
@@ -45,39 +36,5 @@ import Testing
         let highBand = FeatureID.bandRatio4kUp.index
         let measured = (0..<fromFile.windowCount).map { fromFile.features[$0 * FeatureID.count + highBand] }
         #expect(rate <= 8_000 ? measured.allSatisfy(\.isNaN) : measured.contains { $0 > 0.01 }, "the high band, where there is one")
-    }
-
-    /// Twenty-five minutes: more blocks of windows than the classifying thread holds at once, so that the feature thread
-    /// also waits for it; breathing and snoring, so that there are steady breaths to note.
-    @Test func aLongNightClassifiedBehindIsClassifiedAsItCame() throws {
-        let folder = try scratchFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        var night = SyntheticNight(seconds: 1_500, sampleRate: 8_000, seed: 4, backgroundDbfs: -55)
-        night.addBreathing(from: 60, to: 600, levelDbfs: -35)
-        night.addSnoringBout(from: 700, to: 1_000, levelDbfs: -25)
-        night.addBreathing(from: 1_100, to: 1_450, levelDbfs: -35)
-        let path = folder + "/night.wav"
-        try write(night, to: path)
-        let analyzer = RecordingAnalyzer(bundle: bundle)
-        let fromFile = try analyzer.analyze(path: path)
-        let inMemory = analyzer.analyze(samples: try AudioFileReader.readMono(path).samples, sampleRate: 8_000)
-        #expect(fromFile.windowCount == 3_000 && fromFile.windowCount == inMemory.windowCount, "\(fromFile.windowCount)")
-        #expect(fromFile.confidences.map(\.bitPattern) == inMemory.confidences.map(\.bitPattern))
-        #expect(fromFile.steadyBreathing == inMemory.steadyBreathing && !fromFile.steadyBreathing.isEmpty)
-    }
-
-    /// An analysis stopped part-way lets its threads go: it ends (with `.interrupted`), and the next one runs.
-    @Test func aStoppedAnalysisEnds() throws {
-        let folder = try scratchFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let path = folder + "/night.wav"
-        try write(SyntheticNight(seconds: 1_200, sampleRate: 8_000, seed: 5, backgroundDbfs: -50), to: path)
-        let analyzer = RecordingAnalyzer(bundle: bundle)
-        var asked = 0
-        #expect(throws: AudioFileError.interrupted(path: path)) {
-            try analyzer.analyze(path: path, isCancelled: { asked += 1; return asked == 40 })
-        }
-        let whole = try analyzer.analyze(path: path)
-        #expect(whole.windowCount == 2_400, "\(whole.windowCount)")
     }
 }
