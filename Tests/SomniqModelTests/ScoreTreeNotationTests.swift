@@ -1,6 +1,6 @@
 import Foundation
 import SomniqFeatures
-@testable import SomniqModel
+import SomniqModel
 import SomniqSynth
 import Testing
 
