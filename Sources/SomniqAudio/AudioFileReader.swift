@@ -234,9 +234,11 @@ public final class AudioFileReader {
         return got
     }
 
-    /// libsndfile's 16-bit integer read of an 8- or 16-bit file is exact, and its float read is that integer
-    /// times 2⁻¹⁵; reading integers and scaling them here gives the same floats, and hashes half the bytes.
-    private static let integerSubformats: Set<Int> = [Int(SF_FORMAT_PCM_S8), Int(SF_FORMAT_PCM_U8), Int(SF_FORMAT_PCM_16)]
+    /// libsndfile's 16-bit integer read of an 8- or 16-bit file (PCM, or 16-bit Apple Lossless) is exact, and its
+    /// float read is that integer times 2⁻¹⁵; reading integers and scaling them here gives the same floats, and hashes
+    /// half the bytes.
+    private static let integerSubformats: Set<Int> = [Int(SF_FORMAT_PCM_S8), Int(SF_FORMAT_PCM_U8), Int(SF_FORMAT_PCM_16),
+                                                      Int(SF_FORMAT_ALAC_16)]
     private static let integerScale: Float = 1 / 32_768
 
     private func readIntegers(_ wanted: Int, into output: UnsafeMutableBufferPointer<Float>) -> Int {
@@ -300,9 +302,9 @@ public final class AudioFileReader {
     }
 
     /// SHA-256 (hex) of the audio itself: the sample rate, channel count and frame count, then every sample as
-    /// libsndfile decodes it, interleaved, in native byte order: as 16-bit integers for 8- and 16-bit PCM, as
-    /// float32 for every other encoding. Equal for the same audio in another container (16-bit WAV, CAF, FLAC
-    /// or AIFF alike), a renamed or moved file, or a file whose metadata changed. Available once every frame
+    /// libsndfile decodes it, interleaved, in native byte order: as 16-bit integers for 8- and 16-bit PCM and 16-bit
+    /// Apple Lossless, as float32 for every other encoding. Equal for the same audio in another container or encoding
+    /// (16-bit WAV, CAF, Apple Lossless, FLAC or AIFF alike), a renamed or moved file, or a file whose metadata changed. Available once every frame
     /// has been read in order (`nil` before, or after a seek; and for a followed recording, whose frame count was
     /// not known when its first samples were hashed: hash the finished file).
     public var contentSHA256: String? {

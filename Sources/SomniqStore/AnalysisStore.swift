@@ -261,6 +261,14 @@ public final class AnalysisStore: Sendable {
                 replacedProfiles.formUnion(try String.fetchAll(db, sql: """
                     SELECT p.profile FROM profile_runs p JOIN recordings r ON r.id = p.recording_id WHERE r.path = ?
                     """, arguments: [data.path]))
+                // The same file (same path, size and modification time) whose audio identity changed can only have
+                // been hashed another way (16-bit Apple Lossless is hashed as integers since model 3.5.0's release):
+                // its night's tags, kept by that identity, follow it. A new recording written to the same path does
+                // not inherit the tags of the night it replaces.
+                let previousHashes = try String.fetchAll(db, sql: """
+                    SELECT DISTINCT content_sha256 FROM recordings WHERE path = ? AND content_sha256 IS NOT NULL
+                    AND file_size IS ? AND file_mtime IS ? AND file_size IS NOT NULL AND file_mtime IS NOT NULL
+                    """, arguments: [data.path, data.fileSize, data.fileModified])
                 try db.execute(sql: "DELETE FROM recordings WHERE path = ?", arguments: [data.path])
                 let own = Set(results.map(\.profile))
                 let order = bundle.profiles.profileNames
@@ -268,6 +276,13 @@ public final class AnalysisStore: Sendable {
                 let results = kept.isEmpty ? results : (results + kept)
                     .sorted { (order.firstIndex(of: $0.profile) ?? order.count) < (order.firstIndex(of: $1.profile) ?? order.count) }
                 let recordingID = try insertRecording(db, data, bundle: bundle, analyzedAt: analyzedAt)
+                if let hash = data.contentSHA256 {
+                    for previous in previousHashes where previous != hash {
+                        try db.execute(sql: """
+                            INSERT OR IGNORE INTO night_tags (content_sha256, tag) SELECT ?, tag FROM night_tags WHERE content_sha256 = ?
+                            """, arguments: [hash, previous])
+                    }
+                }
                 try Self.recordLocation(db, id: recordingID, data: data)
                 try insertWindows(db, data, recordingID: recordingID, detectionFloor: bundle.classifier.detectionFloor)
                 try insertTimeline(db, data, recordingID: recordingID)

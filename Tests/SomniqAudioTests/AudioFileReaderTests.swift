@@ -124,16 +124,21 @@ import Testing
         return reader.contentSHA256
     }
 
-    /// 8- and 16-bit files are read as integers and scaled here: the samples must be libsndfile's own float
-    /// decoding, bit for bit, mono or mixed down; the identity must not depend on the container.
+    /// 8- and 16-bit files (16-bit Apple Lossless too) are read as integers and scaled here: the samples must be
+    /// libsndfile's own float decoding, bit for bit, mono or mixed down; the identity must not depend on the container.
     @Test func sixteenBitAudioReadsAsLibsndfilesFloatsAndHashesAlikeInEveryContainer() throws {
         var synth = SoundSynthesizer(sampleRate: 16_000, seed: 21)
         // Whole 16-bit steps below half scale, which every container's writer stores exactly (libsndfile scales
         // floats by 32,768 for WAV, CAF and AIFF but by 32,767 for FLAC).
         let noise = synth.whiteNoise(seconds: 0.6, levelDbfs: -20).map { Float(min(0.45, max(-0.45, $0)) * 32_768).rounded() / 32_768 }
         var hashes: Set<String> = []
-        for (container, channels) in [(AudioFileWriter.Container.wav, 1), (.caf, 1), (.flac, 1), (.aiff, 1), (.wav, 2), (.caf, 3)] {
-            let path = try write(noise, name: "noise-\(channels).\(container.rawValue)", channels: channels, container: container)
+        let files: [(AudioFileWriter.Container, AudioFileWriter.Encoding, Int)] = [
+            (.wav, .pcm16, 1), (.caf, .pcm16, 1), (.caf, .alac16, 1), (.flac, .pcm16, 1), (.aiff, .pcm16, 1), (.wav, .pcm16, 2),
+            (.caf, .pcm16, 3), (.caf, .alac16, 2),
+        ]
+        for (container, encoding, channels) in files {
+            let path = try write(noise, name: "noise-\(encoding)-\(channels).\(container.rawValue)", channels: channels,
+                                 container: container, encoding: encoding)
             let decoded = try readAll(path, block: 333)
             let reference = try AudioFileReader(path: path)  // readInterleaved is libsndfile's float read
             var interleaved: [Float] = []
@@ -144,10 +149,10 @@ import Testing
                 for channel in 0..<channels { sum += interleaved[frame * channels + channel] }
                 return sum * (1 / Float(channels))
             }
-            #expect(decoded == mixed, "\(container) \(channels) channels")
+            #expect(decoded == mixed, "\(container) \(encoding) \(channels) channels")
             if channels == 1 { hashes.insert(try #require(try contentHash(path))) }
         }
-        #expect(hashes.count == 1, "one identity for the same 16-bit audio in WAV, CAF, FLAC and AIFF")
+        #expect(hashes.count == 1, "one identity for the same 16-bit audio in WAV, CAF, Apple Lossless, FLAC and AIFF")
 
         var changed = noise
         changed[4_321] += 1.0 / 32_768  // one sample one step up

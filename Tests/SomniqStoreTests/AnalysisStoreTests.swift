@@ -7,8 +7,9 @@ import Testing
 let storeModelBundle = try! ModelBundle.load(path: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent().path + "/models/default")
 
-/// A small recording: 20 windows, snoring confident in windows 4–15, silence elsewhere.
-func sampleData(path: String = "/nights/a.wav") -> RecordingData {
+/// A small recording: 20 windows, snoring confident in windows 4–15, silence elsewhere; with a content hash, also the
+/// size (100 bytes) and modification time (1000) of the file it was read from.
+func sampleData(path: String = "/nights/a.wav", contentSHA256: String? = nil) -> RecordingData {
     let classIDs = storeModelBundle.classifier.classIDs
     let snoring = classIDs.firstIndex(of: "snoring")!
     let silence = classIDs.firstIndex(of: "silence")!
@@ -19,10 +20,16 @@ func sampleData(path: String = "/nights/a.wav") -> RecordingData {
     }
     let featureIDs = ["rms_dbfs", "snr_db"]
     let features = (0..<20).flatMap { [Float(-40 + $0), Float($0)] }
-    return RecordingData(path: path, container: "WAV", encoding: "PCM_16", sampleRate: 16_000, channelCount: 1,
-                         frameCount: 164_000, durationSeconds: 10.25, startMilliseconds: 1_795_302_000_000,
-                         startSource: "file-name", windowCount: 20, featureIDs: featureIDs, features: features,
-                         classIDs: classIDs, confidences: confidences)
+    var data = RecordingData(path: path, container: "WAV", encoding: "PCM_16", sampleRate: 16_000, channelCount: 1,
+                             frameCount: 164_000, durationSeconds: 10.25, startMilliseconds: 1_795_302_000_000,
+                             startSource: "file-name", windowCount: 20, featureIDs: featureIDs, features: features,
+                             classIDs: classIDs, confidences: confidences)
+    if let contentSHA256 {
+        data.contentSHA256 = contentSHA256
+        data.fileSize = 100
+        data.fileModified = 1000
+    }
+    return data
 }
 
 func results(for data: RecordingData) -> [ProfileResult] {
@@ -100,10 +107,7 @@ func results(for data: RecordingData) -> [ProfileResult] {
 
     @Test func theSameAudioIsOneRecordingWhereverItIs() throws {
         let store = try AnalysisStore.inMemory()
-        var data = sampleData(path: "/nights/a.wav")
-        data.contentSHA256 = "abc"
-        data.fileSize = 100
-        data.fileModified = 1000
+        let data = sampleData(path: "/nights/a.wav", contentSHA256: "abc")
         let balanced = results(for: data).filter { $0.profile == "balanced" }
         let first = try store.save(data, bundle: storeModelBundle, results: balanced)
         guard case .stored(let id) = first else { Issue.record("expected a new recording"); return }
@@ -132,6 +136,26 @@ func results(for data: RecordingData) -> [ProfileResult] {
         try store.addProfiles(results(for: stored), to: stored, recordingID: replaced.recordingID)
         #expect(try store.count("profile_runs") == 5)
         #expect(try store.alerts(recordingID: replaced.recordingID).count == results(for: data).map(\.alerts.count).reduce(0, +))
+    }
+
+    /// Night tags are kept by the audio's identity. The same file analysed again under another hashing of its audio
+    /// (16-bit Apple Lossless, hashed as floats before 3.5.0) keeps its tags; another recording written to the same path
+    /// (a recorder that names every night alike) does not inherit them.
+    @Test func tagsFollowTheSameFileWhoseIdentityWasHashedAnotherWay() throws {
+        let store = try AnalysisStore.inMemory()
+        var data = sampleData(path: "/nights/tonight.caf", contentSHA256: "hashed-as-floats")
+        let first = try store.save(data, bundle: storeModelBundle, results: results(for: data)).recordingID
+        try store.changeTags(recordingID: first, adding: ["mouthguard"], removing: [])
+
+        data.contentSHA256 = "hashed-as-integers"
+        let rehashed = try store.save(data, bundle: storeModelBundle, results: results(for: data)).recordingID
+        #expect(try store.tags(recordingID: rehashed) == ["mouthguard"])
+
+        data.contentSHA256 = "the next night"
+        data.fileModified = 87_400
+        let next = try store.save(data, bundle: storeModelBundle, results: results(for: data)).recordingID
+        #expect(try store.tags(recordingID: next).isEmpty, "a new night at the same path starts untagged")
+        #expect(try store.count("recordings") == 1)
     }
 
     /// A signal handler interrupts the store (`merge`, `analyze` on SIGINT) whenever the signal comes, also between two
