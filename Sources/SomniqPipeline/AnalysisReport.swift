@@ -54,10 +54,11 @@ public enum AnalysisReport {
                 // Snores are the sounds heard as snoring within bouts (as the night summary, the report and the exports
                 // count them); a snore-like sound on its own is said apart.
                 let inBouts = events.count { $0.bout != nil }, alone = events.count - inBouts
-                line = "  \(name): \(inBouts) snores in bouts (\(Formatting.fixed(Double(inBouts) / hours, 0)) an hour)"
+                line = "  \(name): \(inBouts) \(inBouts == 1 ? "snore" : "snores") in bouts (\(Formatting.fixed(Double(inBouts) / hours, 0)) an hour)"
                     + (alone > 0 ? " and \(alone) snore-like \(alone == 1 ? "sound" : "sounds") on \(alone == 1 ? "its" : "their") own" : "") + ", "
             } else {
-                line = "  \(name): \(events.count) \(name) events (\(Formatting.fixed(Double(events.count) / hours, 0)) an hour), "
+                line = "  \(name): \(events.count) \(name) \(events.count == 1 ? "event" : "events") "
+                    + "(\(Formatting.fixed(Double(events.count) / hours, 0)) an hour), "
             }
             line += "\(Formatting.fixed(bouts.reduce(0) { $0 + $1.durationSeconds } / 60, 1)) min in \(bouts.count) "
                 + (bouts.count == 1 ? "bout" : "bouts")

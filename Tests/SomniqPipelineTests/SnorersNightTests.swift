@@ -1,5 +1,6 @@
 import Foundation
 import SomniqDetection
+import SomniqModel
 import SomniqPipeline
 import GRDB
 @testable import SomniqStore
@@ -79,5 +80,14 @@ extension SnorersNightTests {
         try store.writer.write { db in try AnalysisStore.fillNightSummaries(db) }
         #expect(try store.nightSummary(recordingID: id) == analysed)
         #expect(try store.bouts(recordingID: id).filter { $0.classID == "snoring" }.map(\.breathsPerMinute) == paces)
+    }
+
+    /// One sound is said in the singular: "1 cough event", not "1 cough events".
+    @Test func aSingleEventIsSaidInTheSingular() throws {
+        let bundle = try ModelBundle.load(path: root + "/models/rules")
+        let samples = scene(seconds: 20, sampleRate: 16_000, seed: 41) { synth in [(8, synth.cough(levelDbfs: -20))] }
+        let data = RecordingAnalyzer(bundle: bundle).analyzeRecording(samples: samples, sampleRate: 16_000)
+        let text = AnalysisReport.text(data, results: [], detectionFloor: bundle.classifier.detectionFloor)
+        #expect(text.contains("  cough: 1 cough event (180 an hour), 0.0 min in 0 bouts"), "\(text)")
     }
 }
