@@ -286,7 +286,7 @@ public struct NightPage {
                     html += "<rect class=\"bout\" x=\"\(num(x(bout.onsetSeconds)))\" y=\"\(num(top + 1))\" "
                         + "width=\"\(num(max(0.5, x(bout.offsetSeconds) - x(bout.onsetSeconds))))\" height=\"\(num(laneHeight - 2))\">"
                         + "<title>snoring bout, \(clock.time(at(bout.onsetSeconds)))–\(clock.time(at(bout.offsetSeconds))), "
-                        + "\(bout.eventCount) snores</title></rect>\n"
+                        + "\(Formatting.counted(bout.eventCount, "snore"))</title></rect>\n"
                 }
             }
             for episode in report.episodes where episode.classID == name {
@@ -348,14 +348,16 @@ public struct NightPage {
                 part += " (" + episodes.prefix(6).map { "\(clock.time(at($0.startSeconds)))–\(clock.time(at($0.endSeconds)))" }
                     .joined(separator: ", ") + (episodes.count > 6 ? ", …" : "") + ")"
             }
-            if lane == "snoring" { part += "; \(report.snores.count) snores in \(report.snoringBouts.count) bouts" }
+            if lane == "snoring" {
+                part += "; \(Formatting.counted(report.snores.count, "snore")) in \(Formatting.counted(report.snoringBouts.count, "bout"))"
+            }
             parts.append(part)
         }
-        if !pauses.isEmpty { parts.append("\(pauses.count) pauses in snoring ended by a gasp") }
+        if !pauses.isEmpty { parts.append("\(Formatting.counted(pauses.count, "pause")) in snoring ended by a gasp") }
         let loudest = report.envelope.max() ?? 0
         return "Loudness up to \(Int(loudest.rounded())) dB over the background. "
             + (parts.isEmpty ? "Nothing was heard." : parts.joined(separator: ". ") + ".")
-            + " \(report.alerts.count) alerts. The table of episodes below lists every one."
+            + " \(Formatting.counted(report.alerts.count, "alert")). The table of episodes below lists every one."
     }
 
     // MARK: - Profiles

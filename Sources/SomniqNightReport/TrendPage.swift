@@ -177,7 +177,7 @@ public struct TrendPage {
         let height = envelopeHeight + 4 + row * Double(NightReport.tiers.count)
         let span = width * report.recording.durationSeconds / scaleSeconds
         func x(_ seconds: Double) -> Double { max(0, min(seconds, report.recording.durationSeconds)) / max(scaleSeconds, 0.001) * width }
-        let summary = "\(report.episodes.count) episodes, \(report.snores.count) snores, \(Formatting.fixed(report.boutMinutes, 1)) "
+        let summary = "\(Formatting.counted(report.episodes.count, "episode")), \(Formatting.counted(report.snores.count, "snore")), \(Formatting.fixed(report.boutMinutes, 1)) "
             + "minutes in snoring bouts"
         html += "<a class=\"card\" href=\"\(esc(night.href))\" aria-label=\"\(esc(clock.date(clock.nightOf(start)))): \(esc(summary))\">"
             + "<span>night of \(esc(clock.date(clock.nightOf(start)))), from \(clock.time(start)), \(duration(report.recording.durationSeconds))</span>\n"

@@ -26,7 +26,8 @@ public enum AnalysisReport {
                 + data.undetectableClasses.joined(separator: ", ") + "\n"
         }
         for result in results {
-            text += "  \(result.profile): \(result.alerts.count) alerts, \(result.episodes.count) episodes\n"
+            text += "  \(result.profile): \(Formatting.counted(result.alerts.count, "alert")), "
+                + "\(Formatting.counted(result.episodes.count, "episode"))\n"
             guard !result.episodes.isEmpty else { continue }
             var table = TextTable(headers: ["start", "end", "class", "tier", "severity", "peak", "dBFS", "alerts"],
                                   alignments: [.right, .right, .left, .left, .left, .right, .right, .right])
@@ -54,14 +55,12 @@ public enum AnalysisReport {
                 // Snores are the sounds heard as snoring within bouts (as the night summary, the report and the exports
                 // count them); a snore-like sound on its own is said apart.
                 let inBouts = events.count { $0.bout != nil }, alone = events.count - inBouts
-                line = "  \(name): \(inBouts) \(inBouts == 1 ? "snore" : "snores") in bouts (\(Formatting.fixed(Double(inBouts) / hours, 0)) an hour)"
-                    + (alone > 0 ? " and \(alone) snore-like \(alone == 1 ? "sound" : "sounds") on \(alone == 1 ? "its" : "their") own" : "") + ", "
+                line = "  \(name): \(Formatting.counted(inBouts, "snore")) in bouts (\(Formatting.fixed(Double(inBouts) / hours, 0)) an hour)"
+                    + (alone > 0 ? " and \(Formatting.counted(alone, "snore-like sound")) on \(alone == 1 ? "its" : "their") own" : "") + ", "
             } else {
-                line = "  \(name): \(events.count) \(name) \(events.count == 1 ? "event" : "events") "
-                    + "(\(Formatting.fixed(Double(events.count) / hours, 0)) an hour), "
+                line = "  \(name): \(Formatting.counted(events.count, name + " event")) (\(Formatting.fixed(Double(events.count) / hours, 0)) an hour), "
             }
-            line += "\(Formatting.fixed(bouts.reduce(0) { $0 + $1.durationSeconds } / 60, 1)) min in \(bouts.count) "
-                + (bouts.count == 1 ? "bout" : "bouts")
+            line += "\(Formatting.fixed(bouts.reduce(0) { $0 + $1.durationSeconds } / 60, 1)) min in \(Formatting.counted(bouts.count, "bout"))"
             if let longest = bouts.max(by: { $0.durationSeconds < $1.durationSeconds }) {
                 line += ", longest \(Formatting.fixed(longest.durationSeconds / 60, 1)) min from \(Formatting.clock(longest.onsetSeconds))"
             }

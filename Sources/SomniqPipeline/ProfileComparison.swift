@@ -104,7 +104,7 @@ public struct ProfileComparison: Sendable {
                 text += ", no new episode\n"
             } else {
                 text += "; new episodes:\n" + change.newEpisodes.map {
-                    "  \($0.class) \(Formatting.clock($0.startSeconds))–\(Formatting.clock($0.endSeconds)) (\($0.alerts) alerts)\n"
+                    "  \($0.class) \(Formatting.clock($0.startSeconds))–\(Formatting.clock($0.endSeconds)) (\(Formatting.counted($0.alerts, "alert")))\n"
                 }.joined()
             }
         }

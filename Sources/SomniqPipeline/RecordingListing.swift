@@ -66,7 +66,7 @@ public struct RecordingListing: Sendable {
         }
         let complete = entries.filter { $0.status == "complete" }.count
         let partial = entries.filter { $0.status == "partial" }.count
-        text += "\(entries.count) recordings: \(complete) complete, \(entries.count - complete - partial) failed"
+        text += "\(Formatting.counted(entries.count, "recording")): \(complete) complete, \(entries.count - complete - partial) failed"
         if partial > 0 {
             text += ", \(partial) partial (stored by a follow as it was heard: the night is stored whole when its follow ends, "
                 + "or by analysing its recording)"

@@ -96,7 +96,7 @@ public struct GoldenComparison: Sendable {
 
     static func describe(_ episode: Golden.EpisodeEntry) -> String {
         "\(episode.classID) [\(episode.tier), \(episode.severity)] \(Formatting.fixed(episode.start, 1))–"
-            + "\(Formatting.fixed(episode.end, 1)) s, peak \(Formatting.fixed(episode.peak, 3)), \(episode.alerts) alerts, "
+            + "\(Formatting.fixed(episode.end, 1)) s, peak \(Formatting.fixed(episode.peak, 3)), \(Formatting.counted(episode.alerts, "alert")), "
             + "\(episode.suppressed) suppressed"
     }
 }

@@ -192,7 +192,7 @@ struct AnalyzeCommand: ParsableCommand {
         let closing = "\(summary.analysed) analysed" + (summary.warnings.isEmpty ? "" : " (\(summary.warnings.count) cut short)")
             + (updated > 0 ? ", \(updated) updated (profiles added or start time set)" : "")
             + ", \(summary.skipped - updated) skipped (already done), \(summary.failed) failed"
-            + " of \(files.count) recordings; \(Formatting.fixed(summary.audioSeconds / 3600, 2)) h of audio decoded in "
+            + " of \(Formatting.counted(files.count, "recording")); \(Formatting.fixed(summary.audioSeconds / 3600, 2)) h of audio decoded in "
             + "\(Formatting.fixed(wall, 1)) s\(speed); database \(db)"
         Terminal.error(closing)
         if let failure = batch.databaseFailure {
@@ -202,7 +202,7 @@ struct AnalyzeCommand: ParsableCommand {
         }
         if let signal = interruption.received {
             let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
-            Terminal.error("interrupted by \(name): \(summary.done - summary.failed) of \(files.count) recordings are in the database; "
+            Terminal.error("interrupted by \(name): \(summary.done - summary.failed) of \(Formatting.counted(files.count, "recording")) are in the database; "
                 + "those being decoded were dropped, nothing of them is stored. Run the same command again to finish the rest.")
             throw ExitCode(128 + signal)
         }

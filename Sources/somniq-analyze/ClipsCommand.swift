@@ -121,7 +121,7 @@ struct ClipsCommand: ParsableCommand {
             Terminal.error("\(index): error: cannot write the index of the \(written.count) clips written: \(error)")
             throw ExitStatus.nothingDone
         }
-        Terminal.error("wrote \(written.count) clips and index.csv to \(output)")
+        Terminal.error("wrote \(Formatting.counted(written.count, "clip")) and index.csv to \(output)")
         if failures > 0 { throw ExitStatus.someInputsFailed }
     }
 }

@@ -199,7 +199,7 @@ struct FitCommand: ParsableCommand {
             }
             Self.warnOfUnmapped(events.filter { event in files.contains { ($0 as NSString).lastPathComponent == event.file } }
                                     .map { (label: $0.label, detail: nil, path: nil) },
-                                map: labelMap, model: baseBundle.classifier, what: "events")
+                                map: labelMap, model: baseBundle.classifier, what: "event")
             dataset = builder.fromEvents(files: files, events: events, progress: { Terminal.progress("analysing \($0 + 1)/\(files.count)") },
                                          failure: { failures += 1; Terminal.error($0.description) })
         } else {
@@ -220,7 +220,7 @@ struct FitCommand: ParsableCommand {
                 }
             }
             Self.warnOfUnmapped(clipList.map { (label: $0.label, detail: $0.detail, path: $0.path) }, map: labelMap,
-                                model: baseBundle.classifier, what: "clips")
+                                model: baseBundle.classifier, what: "clip")
             var recipe = AugmentationRecipe()
             recipe.copies = augment
             recipe.teethGrinding = teethGrinding
@@ -396,7 +396,7 @@ struct FitCommand: ParsableCommand {
             counts[item.label, default: 0] += 1
         }
         for (label, count) in counts.sorted(by: { $0.key < $1.key }) {
-            Terminal.error("fit: warning: label '\(Formatting.printable(label))' (\(count) \(what)) is no class of the model and the "
+            Terminal.error("fit: warning: label '\(Formatting.printable(label))' (\(Formatting.counted(count, what))) is no class of the model and the "
                            + "label map gives it none, so it trains as none of the classes; map it with --map (a line: "
                            + "label<TAB>class, or label<TAB>none) or check its spelling")
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SomniqCluster
+import SomniqPipeline
 import SomniqStore
 
 struct MergeCommand: ParsableCommand {
@@ -61,7 +62,7 @@ struct MergeCommand: ParsableCommand {
                 Terminal.error(reason.hasPrefix(report.shard + ": ") ? reason : "\(report.shard): error: \(reason)")
             }
         }
-        Terminal.error("merged \(reports.count - refused) of \(reports.count) shards into \(into): \(added) recordings added, "
+        Terminal.error("merged \(reports.count - refused) of \(Formatting.counted(reports.count, "shard")) into \(into): \(Formatting.counted(added, "recording")) added, "
                        + "\(already) already there, \(failures) failed files recorded" + (refused > 0 ? "; \(refused) refused" : ""))
         if reports.contains(where: \.studyFailed) { throw ExitStatus.nothingDone }
         if refused > 0 { throw ExitStatus.someInputsFailed }

@@ -15,7 +15,7 @@ let sampleNight = CommandRunner.root + "/fixtures/sample-night/sleep_recording_1
             #expect(result.stdout.contains("  \(profile): "), "summary names \(profile)")
         }
         #expect(result.stdout.contains("start 2026-11-21T23:00:00.000Z (from file-name)"))
-        #expect(result.stderr.contains("1 analysed, 0 skipped (already done), 0 failed of 1 recordings"))
+        #expect(result.stderr.contains("1 analysed, 0 skipped (already done), 0 failed of 1 recording;"))
 
         let queue = try DatabaseQueue(path: db)
         try queue.read { db in

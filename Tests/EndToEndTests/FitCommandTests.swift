@@ -110,7 +110,7 @@ import Testing
         #expect(fit.stderr.contains("rain (5 trees)"), "three events of one recording are three examples: \(fit.stderr)")
         let readme = try String(contentsOfFile: scratch.file("fitted/README.md"), encoding: .utf8)
         #expect(readme.contains("| rain | yes | 3 |"), "\(readme)")
-        #expect(fit.stderr.contains("fit: warning: label 'snore' (1 events) is no class of the model"), "\(fit.stderr)")
+        #expect(fit.stderr.contains("fit: warning: label 'snore' (1 event) is no class of the model"), "\(fit.stderr)")
         #expect(FileManager.default.fileExists(atPath: scratch.file("fitted/model.json")))
 
         let lone = try CommandRunner.run(["fit", "--clips", copy, "--out", scratch.file("x")])
