@@ -30,6 +30,8 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
     case readFailed(path: String, reason: String)
     case cannotCreate(path: String, reason: String)
     case writeFailed(path: String, reason: String)
+    /// More audio than the encoding can be written with (`AudioFileWriter.appleLosslessFrameLimit`).
+    case longerThanEncodingAllows(path: String, encoding: String, maximumFrames: Int64, sampleRate: Int)
     /// Reading was stopped on request (the batch was interrupted); nothing is wrong with the file.
     case interrupted(path: String)
     /// The file's size or modification time changed while it was read: another program wrote it meanwhile, so what
@@ -42,7 +44,8 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
              .permissionDenied(let path), .tooManyOpenFiles(let path),
              .cannotOpen(let path, _), .undecodable(let path, _, _, _), .empty(let path), .unsupportedSampleRate(let path, _),
              .truncated(let path, _, _), .nonFiniteSamples(let path, _), .readFailed(let path, _),
-             .cannotCreate(let path, _), .writeFailed(let path, _), .interrupted(let path), .changedWhileRead(let path):
+             .cannotCreate(let path, _), .writeFailed(let path, _), .longerThanEncodingAllows(let path, _, _, _), .interrupted(let path),
+             .changedWhileRead(let path):
             return path
         }
     }
@@ -67,6 +70,7 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
         case .readFailed: "read-failed"
         case .cannotCreate: "cannot-create"
         case .writeFailed: "write-failed"
+        case .longerThanEncodingAllows: "longer-than-encoding-allows"
         case .interrupted: "interrupted"
         case .changedWhileRead: "changed-while-read"
         }
@@ -117,6 +121,9 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
             return "cannot create audio file (libsndfile: \(reason))"
         case .writeFailed(_, let reason):
             return "write failed (libsndfile: \(reason)); is the disk full?"
+        case .longerThanEncodingAllows(_, let encoding, let maximumFrames, let sampleRate):
+            return "libsndfile writes at most \(maximumFrames) frames of \(encoding) whole (\(Int(Double(maximumFrames) / Double(sampleRate) / 60)) "
+                + "minutes at \(sampleRate) Hz; a longer file would come out unreadable); write a longer recording as FLAC, or as PCM"
         case .interrupted:
             return "interrupted before the end; run again to analyse it"
         case .changedWhileRead:

@@ -14,6 +14,9 @@ public final class AudioFileWriter {
     public let format: AudioFormatInfo
     private let handle: OpaquePointer
     private var closed = false
+    /// Frames written so far, and the most the encoding can hold (`appleLosslessFrameLimit` for Apple Lossless).
+    private var framesWritten: Int64 = 0
+    private let frameLimit: Int64?
 
     /// Creates (or truncates) the file at `path`.
     public convenience init(path: String, sampleRate: Int, channelCount: Int = 1,
@@ -69,6 +72,18 @@ public final class AudioFileWriter {
                                  container: AudioFileReader.containerName(info.format),
                                  encoding: AudioFileReader.encodingName(info.format))
         self.handle = handle
+        frameLimit = encoding == .alac16 ? Self.appleLosslessFrameLimit(channelCount: channelCount) : nil
+    }
+
+    /// The longest Apple Lossless recording libsndfile writes whole. Its writer puts the packet table (one to three
+    /// bytes for each packet of 4,096 frames) in the CAF header, which it will not grow past 100 KB: a longer file
+    /// comes out with a broken header, unreadable, and no error (libsndfile 1.2). The limit allows three bytes a
+    /// packet where a packet can exceed 16 KB (more than one channel), two otherwise, with room for the other chunks:
+    /// about 1.8 hours of mono at 16 kHz, 39 minutes at 44.1 kHz. (Checked: 24,997 packets of 44.1 kHz room noise, two
+    /// bytes each, read back; 29,070 did not.)
+    public static func appleLosslessFrameLimit(channelCount: Int) -> Int64 {
+        let packets: Int64 = channelCount == 1 ? 25_000 : 16_600
+        return packets * 4_096
     }
 
     deinit { if !closed { sf_close(handle) } }
@@ -90,10 +105,14 @@ public final class AudioFileWriter {
     public func write(interleaved samples: [Float]) throws(AudioFileError) {
         precondition(samples.count % channelCount == 0, "interleaved samples must fill whole frames")
         let frames = samples.count / channelCount
+        if let frameLimit, framesWritten + Int64(frames) > frameLimit {
+            throw .longerThanEncodingAllows(path: path, encoding: "Apple Lossless", maximumFrames: frameLimit, sampleRate: sampleRate)
+        }
         let written = samples.withUnsafeBufferPointer { buffer in
             sf_writef_float(handle, buffer.baseAddress, sf_count_t(frames))
         }
         guard written == frames else { throw .writeFailed(path: path, reason: String(cString: sf_strerror(handle))) }
+        framesWritten += Int64(frames)
     }
 
     /// Hands what has been written to the file (the encoder's whole blocks), for a reader following it.

@@ -65,6 +65,31 @@ import Testing
         #expect(try readAll(path) == [0.5, -0.25, 0.125])
     }
 
+    /// libsndfile 1.2 writes a CAF of Apple Lossless longer than its header can hold the packet table of with a broken
+    /// header (an hour of 44.1 kHz room noise came out unreadable, without an error). The writer stops at the limit,
+    /// with an error that says what to write instead, and what it wrote up to there reads back whole.
+    @Test func appleLosslessStopsBeforeLibsndfileWouldWriteAnUnreadableFile() throws {
+        let limit = AudioFileWriter.appleLosslessFrameLimit(channelCount: 1)
+        let path = folder.file("long.caf")
+        let writer = try AudioFileWriter(path: path, sampleRate: 8_000, container: .caf, encoding: .alac16)
+        let chunk = [Float](repeating: 0, count: 1 << 20)
+        var written: Int64 = 0
+        while written < limit {
+            let count = Int(min(Int64(chunk.count), limit - written))
+            try writer.write(interleaved: count == chunk.count ? chunk : Array(chunk[0..<count]))
+            written += Int64(count)
+        }
+        #expect(throws: AudioFileError.longerThanEncodingAllows(path: path, encoding: "Apple Lossless", maximumFrames: limit,
+                                                                sampleRate: 8_000)) {
+            try writer.write(interleaved: [0])
+        }
+        try writer.close()
+        let reader = try AudioFileReader(path: path)
+        #expect(reader.format.frameCount == limit)
+        #expect(AudioFileError.longerThanEncodingAllows(path: path, encoding: "Apple Lossless", maximumFrames: limit, sampleRate: 8_000)
+            .description.contains("write a longer recording as FLAC"))
+    }
+
     @Test(arguments: [8_000, 16_000, 22_050, 44_100, 48_000, 96_000, 192_000])
     func acceptsSampleRatesFrom8To192Kilohertz(rate: Int) throws {
         let path = try write([Float](repeating: 0.25, count: rate / 10), name: "rate.wav", sampleRate: rate)
