@@ -80,7 +80,7 @@ struct FitCommand: ParsableCommand {
                                valueName: "feature"))
     var leaveOutFeature: [String] = []
 
-    @Option(help: ArgumentHelp("A class whose hand-written rule (from --base) stays beside its fitted score, the larger confidence winning (repeatable; default: smoke_detector, snoring, cough, speech).",
+    @Option(help: ArgumentHelp("A class whose hand-written rule (from --base) stays beside its fitted score, the larger confidence winning (repeatable; default: smoke_detector, snoring, speech).",
                                valueName: "class"))
     var backstop: [String] = []
 

@@ -188,11 +188,12 @@ private func night(duration: Double = 600, snores: [NightReport.Event]? = nil, e
 @Suite struct NightReportBuilderTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
-    /// The apnea fixture analysed under `profiles`, stored in memory.
-    func stored(profiles names: [String], model: String = "rules") throws -> (AnalysisStore, ModelBundle, RecordingData, [ProfileResult]) {
+    /// A fixture night (the apnea night unless another is named) analysed under `profiles`, stored in memory.
+    func stored(profiles names: [String], model: String = "rules", night: String = "nights/apnea-night_8k.caf")
+        throws -> (AnalysisStore, ModelBundle, RecordingData, [ProfileResult]) {
         let bundle = try ModelBundle.load(path: Self.root + "/models/" + model)
         let analyzer = RecordingAnalyzer(bundle: bundle)
-        let data = try analyzer.analyze(path: Self.root + "/fixtures/nights/apnea-night_8k.caf")
+        let data = try analyzer.analyze(path: Self.root + "/fixtures/" + night)
         let all = analyzer.runProfiles(bundle.profiles.profiles, on: data)
         let store = try AnalysisStore.inMemory()
         _ = try store.save(data, bundle: bundle, results: all.filter { names.contains($0.profile) })
@@ -218,9 +219,11 @@ private func night(duration: Double = 600, snores: [NightReport.Event]? = nil, e
     }
 
     /// A lane for each class with an episode, and one for the snores: under models/default and the strictest profile the
-    /// apnea night also holds events of a class that reaches no episode, which draw nothing and get no lane.
+    /// sample night also holds events of a class that reaches no episode (its single cough), which draw nothing and get
+    /// no lane.
     @Test func noLaneIsEmpty() throws {
-        let (store, bundle, _, _) = try stored(profiles: ["very-conservative"], model: "default")
+        let (store, bundle, _, _) = try stored(profiles: ["very-conservative"], model: "default",
+                                               night: "sample-night/sleep_recording_1795302000.caf")
         let report = try NightReportBuilder(store: store, bundle: bundle).report(recordingID: 1, profile: "very-conservative")
         let episodeClasses = Set(report.episodes.map(\.classID))
         #expect(try store.soundEvents(recordingID: 1).contains { !episodeClasses.contains($0.classID) && $0.classID != "snoring" },
