@@ -304,9 +304,9 @@ public final class AudioFileReader {
     /// SHA-256 (hex) of the audio itself: the sample rate, channel count and frame count, then every sample as
     /// libsndfile decodes it, interleaved, in native byte order: as 16-bit integers for 8- and 16-bit PCM and 16-bit
     /// Apple Lossless, as float32 for every other encoding. Equal for the same audio in another container or encoding
-    /// (16-bit WAV, CAF, Apple Lossless, FLAC or AIFF alike), a renamed or moved file, or a file whose metadata changed. Available once every frame
-    /// has been read in order (`nil` before, or after a seek; and for a followed recording, whose frame count was
-    /// not known when its first samples were hashed: hash the finished file).
+    /// (16-bit WAV, CAF, Apple Lossless, FLAC or AIFF alike), a renamed or moved file, or a file whose metadata
+    /// changed. Available once every frame has been read in order (`nil` before, or after a seek; and for a followed
+    /// recording, whose frame count was not known when its first samples were hashed: hash the finished file).
     public var contentSHA256: String? {
         guard digestValid, source.map({ !$0.waits }) ?? true, framesRead == format.frameCount else { return nil }
         return digest.finalize().map { String(format: "%02x", $0) }.joined()

@@ -12,10 +12,8 @@ public enum Formatting {
 
     public static func fixed(_ value: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", value) }
 
-    /// `count` and its noun, singular for one: "1 alert", "0 alerts", "3 episodes" (`plural` where adding an s will not do).
-    public static func counted(_ count: Int, _ noun: String, plural: String? = nil) -> String {
-        "\(count) \(count == 1 ? noun : plural ?? noun + "s")"
-    }
+    /// `count` and its noun, singular for one: "1 alert", "0 alerts", "3 episodes".
+    public static func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
 
     /// `text` as one line that shows what it holds: line breaks, tabs, other control characters and the bidirectional
     /// overrides that could make a name print as something else are written as escapes (`\n`, `\t`, `\u{1B}`), so a

@@ -266,8 +266,8 @@ public final class AnalysisStore: Sendable {
                 // its night's tags, kept by that identity, follow it. A new recording written to the same path does
                 // not inherit the tags of the night it replaces.
                 let previousHashes = try String.fetchAll(db, sql: """
-                    SELECT DISTINCT content_sha256 FROM recordings WHERE path = ? AND content_sha256 IS NOT NULL
-                    AND file_size IS ? AND file_mtime IS ? AND file_size IS NOT NULL AND file_mtime IS NOT NULL
+                    SELECT DISTINCT content_sha256 FROM recordings
+                    WHERE path = ? AND content_sha256 IS NOT NULL AND file_size = ? AND file_mtime = ?
                     """, arguments: [data.path, data.fileSize, data.fileModified])
                 try db.execute(sql: "DELETE FROM recordings WHERE path = ?", arguments: [data.path])
                 let own = Set(results.map(\.profile))
