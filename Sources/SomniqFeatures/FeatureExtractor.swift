@@ -5,9 +5,7 @@ import Foundation
 /// Feed blocks in order with `consume(_:into:)` (every block complete, as `AnalysisGrid` cuts
 /// them, except possibly the last), then call `finish(into:)`. Each call that completes a window
 /// fills the vector and returns `true`. Work per block is fixed and nothing is allocated after
-/// `init`: each sub-frame is transformed once and serves both windows it belongs to. An extractor made with
-/// `receivesSpectra` does not transform its sub-frames: a `SubframeTransform` fed the same samples does, elsewhere,
-/// and its batches are handed over with `receive` before the blocks they complete.
+/// `init`: each sub-frame is transformed once and serves both windows it belongs to.
 ///
 /// The extractor cuts, transforms and sums; each family of features is its own type, reading what the blocks
 /// keep: `LevelFeatures` (level and time course), `SpectralShape`, `PitchEstimator` (harmonicity and pitch),
@@ -52,15 +50,7 @@ public final class FeatureExtractor {
     private var blocksConsumed: Int64 = 0
     private var lastSample: Float = 0
 
-    /// Whether the sub-frames' spectra come from a `SubframeTransform` (`receive`) instead of being computed here.
-    public let receivesSpectra: Bool
-    /// Spectra received and not yet read: from `receivedMeasures[measuresRead]` and `receivedPower[powerRead]` on.
-    private var receivedMeasures: [SubframeTransform.Measure] = []
-    private var receivedPower: [Float] = []
-    private var measuresRead = 0, powerRead = 0
-
-    public init(sampleRate: Int, receivesSpectra: Bool = false) {
-        self.receivesSpectra = receivesSpectra
+    public init(sampleRate: Int) {
         grid = AnalysisGrid(sampleRate: sampleRate)
         let frameLength = grid.subframeLength
         let fftSize = Self.fftSize(sampleRate: sampleRate)
@@ -100,18 +90,6 @@ public final class FeatureExtractor {
 
     deinit {
         for buffer in [power, magnitude, previousMagnitude] { buffer.deallocate() }
-    }
-
-    /// Takes the spectra a `SubframeTransform` at this extractor's rate made of the samples still to come in blocks
-    /// (in order, and before the block that completes them is consumed).
-    public func receive(_ batch: SubframeTransform.Batch) {
-        precondition(receivesSpectra, "an extractor that transforms its own sub-frames receives no spectra")
-        receivedMeasures.removeFirst(measuresRead)
-        receivedPower.removeFirst(powerRead)
-        measuresRead = 0
-        powerRead = 0
-        receivedMeasures.append(contentsOf: batch.measures)
-        receivedPower.append(contentsOf: batch.power)
     }
 
     /// Consumes the next block (`grid.blockLength` samples; fewer only for the file's last block).
@@ -283,18 +261,17 @@ public final class FeatureExtractor {
         return (totalSum, peakBin, envelopeSum, magnitudeSum, riseSum)
     }
 
+    /// Mean power under which a sub-frame is a gap (`noSignalDbfs`).
+    private static let noSignalPower = Float(pow(10, Double(noSignalDbfs) / 10))
     /// A sub-frame is tonal (`tonal_fraction` counts it) from this tonality on: its strongest peak's main lobe holds
     /// half its power.
     static let tonalTonality: Float = 0.5
 
     private func analyzeSubframe(_ frame: UnsafeBufferPointer<Float>, into block: BlockSummary) {
         block.subframeCount += 1
-        let power = self.power, magnitude = self.magnitude, previousMagnitude = self.previousMagnitude
-        let measure = receivesSpectra ? nextReceived(into: power) : hann.withUnsafeBufferPointer { window in
-            SubframeTransform.measure(frame, window: window, analyzer: analyzer, into: power)
-        }
-        precondition(measure.sampleCount == frame.count, "the spectra received are not of these samples' sub-frames")
-        if measure.isGap {
+        var sumSquares: Float = 0
+        for value in frame { sumSquares += value * value }
+        if sumSquares < Self.noSignalPower * Float(frame.count) {
             // Digital silence: a gap in the recording (an edit, padding, a recorder's gate), not a sub-frame of the
             // sound, nor of the room. Its spectrum, and the change into or out of it, would describe the edit: the
             // window's spectral means, spectral and mel flux, cepstral spread, tonality and room leave it out.
@@ -304,6 +281,8 @@ public final class FeatureExtractor {
             alarm.add(power: nil, peakBin: 0)
             return
         }
+        let power = self.power, magnitude = self.magnitude, previousMagnitude = self.previousMagnitude
+        hann.withUnsafeBufferPointer { window in analyzer.powerSpectrum(frame: frame, window: window, into: power) }
         let bins = power.count
         let pass = block.powerSum.withUnsafeMutableBufferPointer { sum in
             Self.spectrumPass(power: power, sum: sum, magnitude: magnitude, previousMagnitude: previousMagnitude,
@@ -316,7 +295,7 @@ public final class FeatureExtractor {
         let tonality = pass.total > 0 ? peakEnergy / pass.total : 0
         block.tonalitySum += tonality
         if tonality >= Self.tonalTonality { block.tonalSubframes += 1 }
-        steadiness.add(power: power, peakBin: pass.peakBin, tonality: tonality, level: measure.sumSquares / Float(frame.count),
+        steadiness.add(power: power, peakBin: pass.peakBin, tonality: tonality, level: sumSquares / Float(frame.count),
                        follows: hasPreviousSubframe, to: block)
         alarm.add(power: power, peakBin: pass.peakBin)
         if hasPreviousSubframe, pass.magnitudeSum > 0 { block.fluxSum += min(1, pass.rise / pass.magnitudeSum) }
@@ -325,20 +304,6 @@ public final class FeatureExtractor {
         cepstrum.add(UnsafeBufferPointer(power), follows: hasPreviousSubframe, to: block)
         hasPreviousSubframe = true
         breathing.add(lowBandPower: pass.envelope)
-    }
-
-    /// The next sub-frame received: its measure, and its spectrum copied into `power` unless it is a gap.
-    private func nextReceived(into power: UnsafeMutableBufferPointer<Float>) -> SubframeTransform.Measure {
-        precondition(measuresRead < receivedMeasures.count, "a block consumed before the spectra of its sub-frames were received")
-        let measure = receivedMeasures[measuresRead]
-        measuresRead += 1
-        if !measure.isGap {
-            receivedPower.withUnsafeBufferPointer { received in
-                _ = power.update(fromContentsOf: UnsafeBufferPointer(rebasing: received[powerRead..<(powerRead + power.count)]))
-            }
-            powerRead += power.count
-        }
-        return measure
     }
 
     // MARK: - Windows

@@ -40,7 +40,7 @@ public final class FeatureStream {
 
     public init(sampleRate: Int) {
         sourceSampleRate = sampleRate
-        extractor = FeatureExtractor(sampleRate: Self.analysisSampleRate, receivesSpectra: true)
+        extractor = FeatureExtractor(sampleRate: Self.analysisSampleRate)
         missingFeatures = Self.missingFeatures(sampleRate: sampleRate)
         measuresHighBand = !missingFeatures.contains(.bandRatio4kUp)
         conditioner = SourceConditioner(sampleRate: sampleRate, outputRate: Self.analysisSampleRate,
@@ -78,7 +78,6 @@ public final class FeatureStream {
     /// Analyses a piece the conditioner made (pieces in the order it made them, its last one included).
     public func feed(_ piece: SourceConditioner.Piece, emit: (FeatureVector) -> Void) {
         sourceLevels = piece.levels
-        extractor.receive(piece.spectra)
         piece.samples.withUnsafeBufferPointer { feed($0, emit: emit) }
     }
 

@@ -2,11 +2,10 @@ import Foundation
 
 /// What is done to a recording's own samples before they are analysed: the DC offset taken off (`DCBlocker`), the
 /// power kept per half-second block at the recording's own rate (for `band_ratio_4k_up`, the share above the analysis
-/// band), and the conversion to the analysis rate (`Resampler`); then the analysis's first step, each sub-frame's
-/// spectrum (`SubframeTransform`), which needs nothing but those samples.
+/// band), and the conversion to the analysis rate (`Resampler`).
 ///
-/// It hands over `Piece`s: the analysis-rate samples that a stretch of the recording completed, the spectra of the
-/// sub-frames they completed, and the source's block power as it stood after that stretch. The analysis reads the power of a window's blocks from the piece that
+/// It hands over `Piece`s: the analysis-rate samples that a stretch of the recording completed, with the source's block
+/// power as it stood after that stretch. The analysis reads the power of a window's blocks from the piece that
 /// completed the window, so it gives the same features, bit for bit, whether the conditioner runs just before it on the
 /// same thread (`FeatureStream.consume`) or ahead of it on another (`RecordingAnalyzer`, decoding and conditioning on one
 /// core, analysing on the other).
@@ -19,16 +18,14 @@ public final class SourceConditioner {
         var position: Int64 = 0
     }
 
-    /// Analysis-rate samples, the sub-frames they completed, and the source's levels after the stretch that completed them.
+    /// Analysis-rate samples, and the source's levels after the stretch that completed them.
     public struct Piece: Sendable {
         public let samples: [Float]
-        public let spectra: SubframeTransform.Batch
         public let levels: Levels
     }
 
     public let sampleRate: Int
     private let resampler: Resampler
-    private let transform: SubframeTransform
     private var dcBlocker: DCBlocker
     private let measuresLevels: Bool
     private let grid: AnalysisGrid
@@ -41,7 +38,6 @@ public final class SourceConditioner {
         self.sampleRate = sampleRate
         self.measuresLevels = measuresLevels
         resampler = Resampler(inputRate: sampleRate, outputRate: outputRate)
-        transform = SubframeTransform(sampleRate: outputRate)
         dcBlocker = DCBlocker(sampleRate: sampleRate)
         grid = AnalysisGrid(sampleRate: sampleRate)
         unbiased = [Float](repeating: 0, count: max(1, grid.maximumBlockLength / 2))
@@ -59,9 +55,7 @@ public final class SourceConditioner {
             unbiased.withUnsafeBufferPointer { buffer in
                 let stretch = UnsafeBufferPointer(rebasing: buffer[0..<count])
                 if measuresLevels { account(stretch) }
-                resampler.process(stretch) { output in
-                    body(Piece(samples: Array(output), spectra: transform.add(output), levels: levels))
-                }
+                resampler.process(stretch) { output in body(Piece(samples: Array(output), levels: levels)) }
             }
             start += step
         }
@@ -71,11 +65,7 @@ public final class SourceConditioner {
     public func finish() -> Piece {
         var last: [Float] = []
         resampler.finish { last.append(contentsOf: $0) }
-        var spectra = last.withUnsafeBufferPointer { transform.add($0) }
-        let cutShort = transform.finish()
-        spectra.measures += cutShort.measures
-        spectra.power += cutShort.power
-        return Piece(samples: last, spectra: spectra, levels: levels)
+        return Piece(samples: last, levels: levels)
     }
 
     /// The source's energy and sample count over `blocks` (those begun by the time of `levels`).
