@@ -44,17 +44,15 @@ public final class AudioFileWriter {
         case .flac: Int32(SF_FORMAT_FLAC)
         case .aiff: Int32(SF_FORMAT_AIFF)
         }
-        let subtype: Int32 = switch encoding {
-        case .pcm16: Int32(SF_FORMAT_PCM_16)
-        case .pcm24: Int32(SF_FORMAT_PCM_24)
-        case .pcm32: Int32(SF_FORMAT_PCM_32)
-        case .float32: Int32(SF_FORMAT_FLOAT)
-        case .float64: Int32(SF_FORMAT_DOUBLE)
-        case .alac16: Int32(SF_FORMAT_ALAC_16)
-        }
-        info.format = type | subtype
+        info.format = type | Self.subtype(encoding)
         guard sf_format_check(&info) == SF_TRUE else {
-            throw .cannotCreate(path: path, reason: "\(container.rawValue) cannot hold \(encoding.rawValue)")
+            let held = Encoding.allCases.filter { candidate in
+                var probe = info
+                probe.format = type | Self.subtype(candidate)
+                return sf_format_check(&probe) == SF_TRUE
+            }
+            throw .cannotCreate(path: path, reason: "\(container.rawValue) cannot hold \(encoding.rawValue); it holds "
+                                    + held.map(\.rawValue).joined(separator: ", "))
         }
         let opened = descriptor.map { sf_open_fd($0, Int32(SFM_WRITE), &info, Int32(SF_TRUE)) } ?? sf_open(path, Int32(SFM_WRITE), &info)
         guard let handle = opened else {
@@ -84,6 +82,18 @@ public final class AudioFileWriter {
     public static func appleLosslessFrameLimit(channelCount: Int) -> Int64 {
         let packets: Int64 = channelCount == 1 ? 25_000 : 16_600
         return packets * 4_096
+    }
+
+    /// libsndfile's subtype of an encoding.
+    private static func subtype(_ encoding: Encoding) -> Int32 {
+        switch encoding {
+        case .pcm16: Int32(SF_FORMAT_PCM_16)
+        case .pcm24: Int32(SF_FORMAT_PCM_24)
+        case .pcm32: Int32(SF_FORMAT_PCM_32)
+        case .float32: Int32(SF_FORMAT_FLOAT)
+        case .float64: Int32(SF_FORMAT_DOUBLE)
+        case .alac16: Int32(SF_FORMAT_ALAC_16)
+        }
     }
 
     deinit { if !closed { sf_close(handle) } }

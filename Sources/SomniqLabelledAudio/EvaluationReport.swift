@@ -132,7 +132,7 @@ public enum EvaluationReport {
 
     public static func clipsTable(_ evaluation: ClipEvaluation) -> String {
         var text = "Clip rule: \(clipRule).\n"
-        text += "\(evaluation.clips.count) clips scored, \(evaluation.excluded) excluded by the label map, "
+        text += "\(Formatting.counted(evaluation.clips.count, "clip")) scored, \(evaluation.excluded) excluded by the label map, "
             + "\(evaluation.unjudged) predicted as a class their mixed bag may hold (not judged); "
             + "accuracy \(number(evaluation.accuracy)), macro F1 \(number(evaluation.macroF1))\n\n"
         var table = TextTable(headers: ["class", "F1", "P", "R", "clips", "predicted", "TP"],

@@ -8,8 +8,9 @@ public enum AnalysisReport {
         let summary = ClassificationSummary(data, detectionFloor: detectionFloor)
         let start = UTCTimestamp.format(milliseconds: data.startMilliseconds)
         var text = "\(Formatting.printable(data.path))\n"
-        text += "  \(Formatting.clock(data.durationSeconds)) (\(Formatting.fixed(data.durationSeconds, 1)) s), "
-            + "\(data.container) \(data.encoding), \(data.sampleRate) Hz, \(data.channelCount) ch, \(data.windowCount) windows\n"
+        text += "  \(Formatting.clock(data.durationSeconds)) (\(Formatting.tenths(data.durationSeconds)) s), "
+            + "\(data.container) \(data.encoding), \(data.sampleRate) Hz, \(data.channelCount) ch, "
+            + "\(Formatting.counted(data.windowCount, "window"))\n"
         text += "  start \(start) (from \(data.startSource)); \(summary.headline)\n"
         let minutes = summary.minutesPerClass
         if !minutes.isEmpty {

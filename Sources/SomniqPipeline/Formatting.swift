@@ -12,6 +12,13 @@ public enum Formatting {
 
     public static func fixed(_ value: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", value) }
 
+    /// Seconds to the tenth, rounded as `clock` rounds them (half a tenth up), so that the two never disagree:
+    /// 0.35 s is "0:00.4" and "0.4", where `fixed` would print the binary value's "0.3".
+    public static func tenths(_ seconds: Double) -> String {
+        let tenths = Int((seconds * 10).rounded())
+        return "\(tenths < 0 ? "-" : "")\(abs(tenths) / 10).\(abs(tenths) % 10)"
+    }
+
     /// `count` and its noun, singular for one: "1 alert", "0 alerts", "3 episodes".
     public static func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
 

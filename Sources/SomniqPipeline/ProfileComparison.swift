@@ -99,7 +99,7 @@ public struct ProfileComparison: Sendable {
         table.append(["last alert"] + columns.map { $0.lastAlertSeconds.map(Formatting.clock) ?? "—" })
         var text = "\(Formatting.printable(path)) (\(Formatting.clock(durationSeconds)))\n" + table.render()
         for change in switches {
-            text += "\n\(change.from) → \(change.to): \(change.extraAlerts >= 0 ? "+" : "")\(change.extraAlerts) alerts"
+            text += "\n\(change.from) → \(change.to): \(change.extraAlerts >= 0 ? "+" : "-")\(Formatting.counted(abs(change.extraAlerts), "alert"))"
             if change.newEpisodes.isEmpty {
                 text += ", no new episode\n"
             } else {

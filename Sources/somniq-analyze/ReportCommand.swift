@@ -108,8 +108,8 @@ struct ReportCommand: ParsableCommand {
         if output != "-" {
             for page in outcome.pages + [outcome.trendPage].compactMap({ $0 }) { Terminal.output(Formatting.printable(page) + "\n") }
         }
-        Terminal.error("wrote \(outcome.pages.count) night \(outcome.pages.count == 1 ? "page" : "pages")"
-                       + (outcome.trendPage == nil ? "" : " and a trend page") + " with \(outcome.clipCount) clips")
+        Terminal.error("wrote \(Formatting.counted(outcome.pages.count, "night page"))"
+                       + (outcome.trendPage == nil ? "" : " and a trend page") + " with \(Formatting.counted(outcome.clipCount, "clip"))")
         if outcome.pages.isEmpty { throw ExitStatus.nothingDone }
         if !outcome.failures.isEmpty || !outcome.audioProblems.isEmpty || !outcome.refusals.isEmpty { throw ExitStatus.someInputsFailed }
     }

@@ -16,7 +16,8 @@ struct SomniqSynthCommand: ParsableCommand {
 struct AudioFormatOptions: ParsableArguments {
     @Option(help: "Sample rate, Hz.") var sampleRate = 16_000
     @Option(help: "Container: wav, caf, flac or aiff.") var container: AudioFileWriter.Container = .wav
-    @Option(help: "Encoding: pcm16, pcm24, pcm32, float32 or float64.") var encoding: AudioFileWriter.Encoding = .pcm16
+    @Option(help: "Encoding: pcm16, pcm24, pcm32, float32, float64, or alac16 (Apple Lossless, in a CAF only).")
+    var encoding: AudioFileWriter.Encoding = .pcm16
     @Option(help: "Channels; the mono signal is copied to each.") var channels = 1
     @Option(help: "Seed of the random generator.") var seed: UInt64 = 20_261_122
 

@@ -90,6 +90,17 @@ import Testing
             .description.contains("write a longer recording as FLAC"))
     }
 
+    /// An encoding the container cannot hold is refused before anything is written, with the encodings it can.
+    @Test func anEncodingTheContainerCannotHoldNamesTheOnesItCan() throws {
+        let path = folder.file("lossless.wav")
+        let error = #expect(throws: AudioFileError.self) {
+            try AudioFileWriter(path: path, sampleRate: 16_000, container: .wav, encoding: .alac16)
+        }
+        #expect(error?.description.contains("wav cannot hold alac16; it holds pcm16, pcm24, pcm32, float32, float64") == true,
+                "\(String(describing: error))")
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
     @Test(arguments: [8_000, 16_000, 22_050, 44_100, 48_000, 96_000, 192_000])
     func acceptsSampleRatesFrom8To192Kilohertz(rate: Int) throws {
         let path = try write([Float](repeating: 0.25, count: rate / 10), name: "rate.wav", sampleRate: rate)

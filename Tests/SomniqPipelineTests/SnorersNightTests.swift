@@ -89,5 +89,9 @@ extension SnorersNightTests {
         let data = RecordingAnalyzer(bundle: bundle).analyzeRecording(samples: samples, sampleRate: 16_000)
         let text = AnalysisReport.text(data, results: [], detectionFloor: bundle.classifier.detectionFloor)
         #expect(text.contains("  cough: 1 cough event (180 an hour), 0.0 min in 0 bouts"), "\(text)")
+        let short = RecordingAnalyzer(bundle: bundle).analyzeRecording(samples: Array(samples[0..<5_600]), sampleRate: 16_000)
+        let shortText = AnalysisReport.text(short, results: [], detectionFloor: bundle.classifier.detectionFloor)
+        // 0.35 s: the clock and the seconds rounded alike (the seconds once printed the binary value's "0.3").
+        #expect(shortText.contains("  0:00.4 (0.4 s), ") && shortText.contains(" 1 ch, 1 window\n"), "\(shortText)")
     }
 }
