@@ -30,6 +30,12 @@ public final class AudioFileReader {
     /// Largest sample magnitude taken for audio (full scale is 1).
     public static let largestPlausibleSample: Float = 10_000
     private var digestValid = true
+    /// Over the frames mixed down and measured so far (those of one read in `mixMeasureEvery`): their count, the mix's
+    /// sum of squares, and the channels' (all of them).
+    private var framesMixed: Int64 = 0
+    private var mixedReads = 0
+    private static let mixMeasureEvery = 16
+    private var mixEnergy = 0.0, channelEnergy = 0.0
 
     /// The format of a Core Audio file's audio (its `desc` chunk's format id: `lpcm`, `alac`, `aac `, ...), or `nil` for a
     /// file that is no CAF: what to name when libsndfile cannot open one.
@@ -207,8 +213,13 @@ public final class AudioFileReader {
                 Int(sf_readf_float(handle, buffer.baseAddress, sf_count_t(wanted)))
             }
             interleaved.withUnsafeBufferPointer { buffer in
-                digest.update(bufferPointer: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[0..<max(0, got * channels)])))
+                let samples = UnsafeBufferPointer(rebasing: buffer[0..<max(0, got * channels)])
+                digest.update(bufferPointer: UnsafeRawBufferPointer(samples))
                 Self.mixDown(buffer, frames: got, channels: channels, into: output) { $0 }
+                if measuresThisMix() {
+                    channelEnergy += Self.sumOfSquares(samples)
+                    measureMix(UnsafeBufferPointer(rebasing: output[0..<max(0, got)]))
+                }
             }
         }
         if got < wanted {
@@ -252,9 +263,63 @@ public final class AudioFileReader {
                 for index in 0..<got { output[index] = Float(buffer[index]) * scale }
             } else {
                 Self.mixDown(UnsafeBufferPointer(buffer), frames: got, channels: channels, into: output) { Float($0) * scale }
+                if measuresThisMix() {
+                    channelEnergy += Self.sumOfSquares(UnsafeBufferPointer(rebasing: UnsafeBufferPointer(buffer)[0..<(got * channels)]))
+                        * Double(scale * scale)
+                    measureMix(UnsafeBufferPointer(rebasing: output[0..<got]))
+                }
             }
             return got
         }
+    }
+
+    /// How far below its channels the mono mix lies, in dB: 10 log10 of the mix's power over the channels' mean power,
+    /// over the frames of one read in sixteen (spread through the recording: a miswired channel stays miswired), which
+    /// keeps its cost out of the decoding's. 0 for identical channels, about −3 for two unrelated ones or one silent, and far
+    /// below for channels that cancel each other (one wired or recorded inverted), which the mix then all but silences.
+    /// `nil` for a single channel, or channels that hold nothing (under −100 dBFS).
+    public var mixBelowChannelsDecibels: Double? {
+        let channels = Double(format.channelCount)
+        guard format.channelCount > 1, framesMixed > 0, channelEnergy > 1e-10 * channels * Double(framesMixed) else { return nil }
+        return 10 * log10(max(1e-12, mixEnergy * channels / channelEnergy))
+    }
+
+    private func measuresThisMix() -> Bool {
+        defer { mixedReads += 1 }
+        return mixedReads % Self.mixMeasureEvery == 0
+    }
+
+    private func measureMix(_ mix: UnsafeBufferPointer<Float>) {
+        mixEnergy += Self.sumOfSquares(mix)
+        framesMixed += Int64(mix.count)
+    }
+
+    /// The sum of the squares of `values`, eight lanes at a time (a measure, not a feature: its rounding does not matter).
+    static func sumOfSquares(_ values: UnsafeBufferPointer<Float>) -> Double {
+        var lanes = SIMD8<Float>()
+        var index = 0
+        while index + 8 <= values.count {
+            let value = UnsafeRawPointer(values.baseAddress! + index).loadUnaligned(as: SIMD8<Float>.self)
+            lanes += value * value
+            index += 8
+        }
+        var total = Double(lanes.sum())
+        while index < values.count { total += Double(values[index] * values[index]); index += 1 }
+        return total
+    }
+
+    static func sumOfSquares(_ values: UnsafeBufferPointer<Int16>) -> Double {
+        var lanes = SIMD8<Float>()
+        var index = 0
+        while index + 8 <= values.count {
+            let integers = UnsafeRawPointer(values.baseAddress! + index).loadUnaligned(as: SIMD8<Int16>.self)
+            let value = SIMD8<Float>(SIMD8<Int32>(truncatingIfNeeded: integers))
+            lanes += value * value
+            index += 8
+        }
+        var total = Double(lanes.sum())
+        while index < values.count { total += Double(values[index]) * Double(values[index]); index += 1 }
+        return total
     }
 
     /// Each frame's mean over its channels, of the samples as `value` turns them into floats.

@@ -36,8 +36,11 @@ public final class BatchAnalyzer: @unchecked Sendable {
         public var audioSecondsInFlight = 0.0
         public var filesInFlightDone = 0.0
         public var failures: [(path: String, reason: String)] = []
-        /// Files analysed with a warning (cut short: analysed as far as the audio went).
+        /// Files analysed with a warning: cut short (analysed as far as the audio went), or with channels that cancel
+        /// in the mono mix.
         public var warnings: [(path: String, message: String)] = []
+        /// How many of the files analysed were cut short.
+        public var cutShort = 0
         /// Files already done that had profiles added, and which.
         public var profilesAdded: [(path: String, profiles: [String])] = []
         /// Files already done whose start time was set to the one given, and what it was.
@@ -138,7 +141,11 @@ public final class BatchAnalyzer: @unchecked Sendable {
         case .analysed(let data, _):
             progress.analysed += 1
             progress.audioSecondsHandled += data.durationSeconds
-            if let warning = CutShort.warning(data) { progress.warnings.append((data.path, warning)) }
+            if let warning = CutShort.warning(data) {
+                progress.warnings.append((data.path, warning))
+                progress.cutShort += 1
+            }
+            if let warning = CancellingChannels.warning(data) { progress.warnings.append((data.path, warning)) }
         case .skipped(let path, _, let added, let moved):
             progress.skipped += 1
             if !added.isEmpty { progress.profilesAdded.append((path, added)) }

@@ -89,6 +89,7 @@ public struct RecordingAnalyzer: Sendable {
         data.steadyBreathing = accumulator.steadyBreathing
         data.contentSHA256 = reader.contentSHA256
         data.declaredFrameCount = reader.declaredFrameCount
+        data.mixBelowChannelsDecibels = reader.mixBelowChannelsDecibels
         data.fileSize = after.size
         data.fileModified = after.modified
         return data

@@ -43,6 +43,9 @@ public struct RecordingData: Sendable {
     /// For a file cut short (it holds less audio than its header promises), the frame count the header promised;
     /// `frameCount` is what it held and what was analysed.
     public var declaredFrameCount: Int64?
+    /// For a recording of several channels mixed to mono, how far below its channels the mix lay, dB
+    /// (`AudioFileReader.mixBelowChannelsDecibels`); known when it was decoded, not stored.
+    public var mixBelowChannelsDecibels: Double?
     public var fileModified: Double?
 
     public init(path: String, container: String, encoding: String, sampleRate: Int, channelCount: Int,

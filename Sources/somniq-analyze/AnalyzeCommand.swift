@@ -189,7 +189,7 @@ struct AnalyzeCommand: ParsableCommand {
             for moved in summary.startsMoved.sorted(by: { $0.path < $1.path }) { Terminal.error("\(moved.path): \(moved.message)") }
         }
         let updated = Set(summary.profilesAdded.map(\.path) + summary.startsMoved.map(\.path)).count
-        let closing = "\(summary.analysed) analysed" + (summary.warnings.isEmpty ? "" : " (\(summary.warnings.count) cut short)")
+        let closing = "\(summary.analysed) analysed" + (summary.cutShort == 0 ? "" : " (\(summary.cutShort) cut short)")
             + (updated > 0 ? ", \(updated) updated (profiles added or start time set)" : "")
             + ", \(summary.skipped - updated) skipped (already done), \(summary.failed) failed"
             + " of \(Formatting.counted(files.count, "recording")); \(Formatting.fixed(summary.audioSeconds / 3600, 2)) h of audio decoded in "

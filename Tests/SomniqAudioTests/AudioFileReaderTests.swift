@@ -90,6 +90,37 @@ import Testing
             .description.contains("write a longer recording as FLAC"))
     }
 
+    /// How far the mono mix lies below the channels: 0 dB for copies, 3 dB for one channel silent, far below for a
+    /// channel that is the other's negative (the mix all but silent), nothing for mono or silent channels; read as
+    /// integers (16-bit) and as floats alike.
+    @Test(arguments: [AudioFileWriter.Encoding.pcm16, .float32])
+    func theMixIsMeasuredAgainstItsChannels(encoding: AudioFileWriter.Encoding) throws {
+        var synth = SoundSynthesizer(sampleRate: 16_000, seed: 3)
+        let noise = synth.whiteNoise(seconds: 2, levelDbfs: -30).map(Float.init)
+        func below(_ pairs: [(Float, Float)], name: String) throws -> Double? {
+            let path = folder.file(name)
+            do {
+                let writer = try AudioFileWriter(path: path, sampleRate: 16_000, channelCount: 2, container: .wav, encoding: encoding)
+                try writer.write(interleaved: pairs.flatMap { [$0.0, $0.1] })
+            }
+            let reader = try AudioFileReader(path: path)
+            var buffer = [Float](repeating: 0, count: 4_000)
+            while try buffer.withUnsafeMutableBufferPointer({ try reader.read(into: $0) }) > 0 {}
+            return reader.mixBelowChannelsDecibels
+        }
+        let copied = try #require(try below(noise.map { ($0, $0) }, name: "copied.wav"))
+        let oneSilent = try #require(try below(noise.map { ($0, 0) }, name: "one-silent.wav"))
+        let inverted = try #require(try below(noise.map { ($0, -$0) }, name: "inverted.wav"))
+        #expect(abs(copied) < 0.01, "\(copied)")
+        #expect(abs(oneSilent + 3.01) < 0.05, "\(oneSilent)")
+        #expect(inverted < -60, "\(inverted)")
+        #expect(try below(noise.map { _ in (0, 0) }, name: "silent.wav") == nil)
+        let mono = try AudioFileReader(path: try write(noise, name: "mono.wav", encoding: encoding))
+        var buffer = [Float](repeating: 0, count: 4_000)
+        while try buffer.withUnsafeMutableBufferPointer({ try mono.read(into: $0) }) > 0 {}
+        #expect(mono.mixBelowChannelsDecibels == nil)
+    }
+
     /// An encoding the container cannot hold is refused before anything is written, with the encodings it can.
     @Test func anEncodingTheContainerCannotHoldNamesTheOnesItCan() throws {
         let path = folder.file("lossless.wav")
