@@ -11,8 +11,8 @@ public enum CancellingChannels {
     /// The warning for `data`, or `nil` when its channels do not cancel (or it has one).
     public static func warning(_ data: RecordingData) -> String? {
         guard let below = data.mixBelowChannelsDecibels, below <= thresholdDecibels else { return nil }
-        return "its \(data.channelCount) channels cancel each other in the mono mix (the mix is \(Formatting.fixed(-below, 0)) dB "
-            + "below them): one is probably inverted, and the analysis heard almost nothing; analyse one channel alone "
-            + "(e.g. `sox IN OUT remix 1`) or with one inverted back (`sox IN OUT remix 1,2i`)"
+        return "its \(data.channelCount) channels cancel each other in the mono mix the analysis hears (the mix lies "
+            + "\(Formatting.fixed(-below, 0)) dB below them: one channel is probably inverted); analyse one channel alone "
+            + "(e.g. `sox IN OUT remix 1`) or the two with one inverted back (`sox IN OUT remix 1,2i`)"
     }
 }
