@@ -20,7 +20,8 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
     /// libsndfile refused the file; `reason` is libsndfile's own message.
     case cannotOpen(path: String, reason: String)
     /// A container libsndfile reads holding audio it cannot decode (`codec`: the container's name for it, such as a
-    /// CAF's `alac` with a magic cookie laid out as some encoders write it).
+    /// CAF's `alac` with a magic cookie laid out as some encoders write it), or an MPEG-4 file (`.m4a`, as phones'
+    /// voice recorders write), which it does not read at all (`container` "MPEG-4").
     case undecodable(path: String, container: String, codec: String, reason: String)
     case empty(path: String)
     case unsupportedSampleRate(path: String, sampleRate: Int)
@@ -102,9 +103,14 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
         case .undecodable(let path, let container, let codec, let reason):
             let name = (path as NSString).lastPathComponent
             let flac = ((name as NSString).deletingPathExtension as NSString).appendingPathExtension("flac") ?? "night.flac"
+            let convert = "Convert it, for example with ffmpeg -i '\(name)' '\(flac)', and analyse the FLAC"
+            if container == "MPEG-4" {
+                // libsndfile reads no MPEG-4 file at all, whatever its codec.
+                return "an MPEG-4 file (.m4a, .mp4; its audio '\(codec)'), which libsndfile does not read (libsndfile: "
+                    + "\(reason)). \(convert)"
+            }
             return "a \(container) file of '\(codec)' audio that libsndfile cannot decode (libsndfile: \(reason)); the codec, or "
-                + "how this encoder wrote its settings, is not one libsndfile reads. Convert it, for example with "
-                + "ffmpeg -i '\(name)' '\(flac)', and analyse the FLAC"
+                + "how this encoder wrote its settings, is not one libsndfile reads. \(convert)"
         case .empty:
             return "holds no audio samples (zero length); re-export or remove it"
         case .unsupportedSampleRate(_, let rate):

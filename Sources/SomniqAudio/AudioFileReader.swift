@@ -51,6 +51,29 @@ public final class AudioFileReader {
         return String(decoding: id, as: UTF8.self)
     }
 
+    /// The codec of an MPEG-4 file (`.m4a`, `.mp4`, `.mov`: an `ftyp` box first), which libsndfile does not read: the
+    /// type of its first audio sample entry (`mp4a` is AAC, `alac` Apple Lossless), looked for in the file's first and
+    /// last 256 KB, where its `moov` box lies; "unknown" when neither holds one. `nil` for a file that is no MPEG-4.
+    static func mpeg4Codec(path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let head = try? handle.read(upToCount: 256 << 10), head.count >= 12, head[4..<8] == Data("ftyp".utf8) else { return nil }
+        var regions = [head]
+        if let size = try? handle.seekToEnd(), size > UInt64(head.count) {
+            try? handle.seek(toOffset: max(UInt64(head.count), size - (256 << 10)))
+            if let tail = try? handle.readToEnd() { regions.append(tail) }
+        }
+        let entries: [(type: String, name: String)] = [("mp4a", "mp4a (AAC)"), ("alac", "alac (Apple Lossless)"),
+                                                       ("Opus", "Opus"), ("fLaC", "fLaC (FLAC)"), (".mp3", "MP3")]
+        for region in regions {
+            // A sample entry is a box: its 4-byte size, then its type; `stsd` lists them.
+            guard let table = region.range(of: Data("stsd".utf8)) else { continue }
+            let after = region[table.upperBound...].prefix(64)
+            for entry in entries where after.range(of: Data(entry.type.utf8)) != nil { return entry.name }
+        }
+        return "unknown"
+    }
+
     /// The error for an `open(2)` failure of `path` (errno `code`).
     public static func openFailure(path: String, errno code: Int32) -> AudioFileError {
         switch code {
@@ -102,6 +125,7 @@ public final class AudioFileReader {
                 throw .empty(path: path)
             }
             if let codec = Self.cafFormatID(path: path) { throw .undecodable(path: path, container: "CAF", codec: codec, reason: reason) }
+            if let codec = Self.mpeg4Codec(path: path) { throw .undecodable(path: path, container: "MPEG-4", codec: codec, reason: reason) }
             throw .cannotOpen(path: path, reason: reason)
         }
         // A recorder that died before it finished the file left its header's sizes as placeholders (0, or all bits

@@ -113,4 +113,26 @@ import Testing
         #expect(run.stderr.contains("a CAF file of 'alac' audio that libsndfile cannot decode"), "\(run.stderr)")
         #expect(run.stderr.contains("ffmpeg -i 'phone night.caf' 'phone night.flac'"), "\(run.stderr)")
     }
+
+    /// A voice memo (MPEG-4 audio, `.m4a`), which libsndfile does not read: named as such, with its codec (from the
+    /// sample entry of its `stsd` box) and a command that converts it; an MPEG-4 file whose boxes say nothing of its
+    /// audio is still named as MPEG-4.
+    @Test func anMPEG4FileIsNamedWithItsCodecAndAConversion() throws {
+        let scratch = Scratch()
+        func bigEndian(_ value: UInt32) -> [UInt8] { withUnsafeBytes(of: value.bigEndian) { Array($0) } }
+        func box(_ type: String, _ body: [UInt8]) -> [UInt8] { bigEndian(UInt32(8 + body.count)) + Array(type.utf8) + body }
+        let ftyp = box("ftyp", Array("M4A ".utf8) + bigEndian(0) + Array("M4A mp42isom".utf8))
+        let entry = box("mp4a", [UInt8](repeating: 0, count: 28))
+        let stsd = box("stsd", bigEndian(0) + bigEndian(1) + entry)
+        let memo = scratch.file("Voice Memo.m4a"), bare = scratch.file("bare.mp4")
+        // The audio first, the `moov` box (and its sample table) at the end, as a recorder that writes as it goes does.
+        try Data(ftyp + box("mdat", [UInt8](repeating: 7, count: 300_000)) + box("moov", box("trak", stsd))).write(to: URL(fileURLWithPath: memo))
+        try Data(ftyp + box("mdat", [UInt8](repeating: 7, count: 1_000))).write(to: URL(fileURLWithPath: bare))
+        let run = try CommandRunner.run(["analyze", memo, bare, "--db", scratch.file("db.sqlite")])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("\(memo): error: an MPEG-4 file (.m4a, .mp4; its audio 'mp4a (AAC)'), which libsndfile does not read"),
+                "\(run.stderr)")
+        #expect(run.stderr.contains("ffmpeg -i 'Voice Memo.m4a' 'Voice Memo.flac'"), "\(run.stderr)")
+        #expect(run.stderr.contains("\(bare): error: an MPEG-4 file (.m4a, .mp4; its audio 'unknown')"), "\(run.stderr)")
+    }
 }
