@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SomniqFiles
 import SomniqModel
 
 @main
@@ -30,10 +31,15 @@ struct SomniqAnalyze: ParsableCommand {
         } catch {
             model = "no default model found (\(error))"
         }
-        return "somniq-analyze \(toolVersion); \(model)"
+        return "somniq-analyze \(toolVersion) (\(ProcessorSupport.buildDescription)); \(model)"
     }
 
     static func main() {
+        // Before anything compiled for AVX2 runs (ProcessorSupport).
+        if let problem = ProcessorSupport.problem() {
+            FileHandle.standardError.write(Data("somniq-analyze: error: \(problem)\n".utf8))
+            Foundation.exit(ExitStatus.nothingDone.rawValue)
+        }
         let arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.last == "--version", arguments.count == 1 || (arguments.count == 2 && !arguments[0].hasPrefix("-")) {
             print(versionText())
