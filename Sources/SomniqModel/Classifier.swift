@@ -21,7 +21,43 @@ public struct Classifier: Sendable {
         model.classes.withUnsafeBufferPointer { classes in
             scores.withUnsafeBufferPointer { scores in
                 for index in classes.indices {
-                    confidences[index] = Self.confidence(of: classes[index], score: scores[index], features)
+                    let definition = classes[index]
+                    let points = definition.status == .unsupported ? nil : scores[index]?.confidence(features)
+                    confidences[index] = Self.confidence(of: definition, points: points, features)
+                }
+            }
+        }
+    }
+
+    /// Windows classified at once by `classify(batch:into:)`.
+    public static let batchSize = 8
+
+    /// Writes the confidences of up to `batchSize` windows into `confidences` (`vectors.count × classCount` values, row
+    /// by row), bit for bit what `classify` writes for each: the fitted scores' trees are walked for all of them at
+    /// once where the processor allows (`CompiledPointsScore.rawScores(ofEight:)`), the rest window by window.
+    public func classify(batch vectors: UnsafeBufferPointer<FeatureVector>, into confidences: UnsafeMutableBufferPointer<Float>) {
+        let count = vectors.count, classCount = classCount, lanes = Self.batchSize
+        precondition(count >= 1 && count <= lanes && confidences.count == count * classCount)
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: FeatureID.count * lanes) { sideBySide in
+            // Feature f of window w at 8f + w; the lanes past the batch repeat its last window (their scores unused).
+            for lane in 0..<lanes {
+                vectors[min(lane, count - 1)].values.withUnsafeBufferPointer { values in
+                    for feature in 0..<FeatureID.count { sideBySide[feature &* lanes &+ lane] = values[feature] }
+                }
+            }
+            model.classes.withUnsafeBufferPointer { classes in
+                scores.withUnsafeBufferPointer { scores in
+                    for index in classes.indices {
+                        let definition = classes[index]
+                        let points = definition.status == .unsupported ? nil : scores[index]
+                        let raw = points.flatMap { $0.walksEightAtOnce ? $0.rawScores(ofEight: UnsafePointer(sideBySide.baseAddress!)) : nil }
+                        for window in 0..<count {
+                            let confidence: Float? = if let points {
+                                if let raw { points.calibration.apply(raw[window]) } else { points.confidence(vectors[window]) }
+                            } else { nil }
+                            confidences[window &* classCount &+ index] = Self.confidence(of: definition, points: confidence, vectors[window])
+                        }
+                    }
                 }
             }
         }
@@ -33,13 +69,13 @@ public struct Classifier: Sendable {
         return confidences
     }
 
+    /// A class's confidence in a window, given its fitted score's confidence there (`points`, nil without a score).
     @inline(__always)
-    static func confidence(of definition: SoundClassDefinition, score points: CompiledPointsScore?,
-                           _ features: FeatureVector) -> Float {
+    static func confidence(of definition: SoundClassDefinition, points: Float?, _ features: FeatureVector) -> Float {
         guard definition.status != .unsupported else { return 0 }
         var score = conditions(maxConfidence: definition.maxConfidence, all: definition.all, any: definition.any,
                                none: definition.none, features)
-        if let points { score *= points.confidence(features) }
+        if let points { score *= points }
         if !definition.paths.isEmpty {
             var best: Float = 0
             for path in definition.paths {

@@ -1,3 +1,4 @@
+import CTreeWalk
 import Foundation
 import SomniqFeatures
 
@@ -173,14 +174,11 @@ struct CompiledPointsScore: Sendable {
     /// Tests per tree (2^D − 1) and leaves per tree (2^D).
     private let testsPerTree: Int
     private let leavesPerTree: Int
-    /// A test, packed in 8 bytes so that one read brings all of it.
-    private struct Test {
-        var threshold: Float
-        var feature: UInt16
-        /// 1 if a missing (NaN) feature goes below, else 0.
-        var missingBelow: UInt8
-    }
+    /// A test, packed in 8 bytes so that one read brings all of it (`threshold`, `feature`, and `missing_below`: 1 if a
+    /// missing (NaN) feature goes below, else 0), as the C walk of eight windows reads it too.
+    private typealias Test = somniq_tree_test
     private var tests: [Test]
+    /// The trees' leaves, and eight zeros after them: the eight-window walk reads eight leaves of each tree at once.
     private var leaves: [Float]
     let base: Float
     let calibration: PointsScore.Calibration
@@ -193,8 +191,8 @@ struct CompiledPointsScore: Sendable {
         leavesPerTree = 1 << depth
         testsPerTree = leavesPerTree - 1
         // A padding test (feature 0 < +∞) must also send a missing feature 0 below, to the copies of its leaf.
-        tests = [Test](repeating: Test(threshold: .infinity, feature: 0, missingBelow: 1), count: treeCount * testsPerTree)
-        leaves = [Float](repeating: 0, count: treeCount * leavesPerTree)
+        tests = [Test](repeating: Test(threshold: .infinity, feature: 0, missing_below: 1, padding: 0), count: treeCount * testsPerTree)
+        leaves = [Float](repeating: 0, count: treeCount * leavesPerTree + 8)
         for (index, tree) in score.trees.enumerated() { lay(tree, tree: index, at: 0, level: 0) }
     }
 
@@ -210,7 +208,7 @@ struct CompiledPointsScore: Sendable {
             lay(node, tree: tree, at: 2 * heapIndex + 2, level: level + 1)
         case .test(let feature, let threshold, let sendsMissingBelow, let below, let above):
             tests[tree * testsPerTree + heapIndex] = Test(threshold: threshold, feature: UInt16(feature.index),
-                                                          missingBelow: Self.bit(sendsMissingBelow))
+                                                          missing_below: Self.bit(sendsMissingBelow), padding: 0)
             lay(below, tree: tree, at: 2 * heapIndex + 1, level: level + 1)
             lay(above, tree: tree, at: 2 * heapIndex + 2, level: level + 1)
         }
@@ -231,7 +229,7 @@ struct CompiledPointsScore: Sendable {
                     @inline(__always) func step(_ tree: Int, _ index: Int) -> Int {
                         let test = tests[tree &* testCount &+ index]
                         let value = values[Int(test.feature)]
-                        let below = Self.bit(value < test.threshold) | (Self.bit(value.isNaN) & test.missingBelow)
+                        let below = Self.bit(value < test.threshold) | (Self.bit(value.isNaN) & test.missing_below)
                         return 2 &* index &+ 2 &- Int(below)
                     }
                     // Eight trees side by side: their reads overlap instead of waiting on each other.
@@ -260,5 +258,27 @@ struct CompiledPointsScore: Sendable {
             }
         }
         return calibration.apply(score)
+    }
+
+    /// Whether `rawScores(ofEight:)` walks this score's trees here: on x86-64 with AVX2, trees of depth 3 or less.
+    var walksEightAtOnce: Bool { depth <= 3 && Self.eightAtOnce }
+    private static let eightAtOnce = somniq_trees_score8_available() != 0
+
+    /// The scores before calibration of eight windows at once, their features side by side (feature `f` of window `w` at
+    /// `values[8f + w]`), by `somniq_trees_score8`: each tree's tests made for the eight windows at once (2^D − 1 vector
+    /// tests a tree) where `confidence` makes D scalar steps a window. Each lane adds its trees' points in tree order, so
+    /// lane `w` is bit for bit what `confidence` sums for window `w`. Only where `walksEightAtOnce`.
+    func rawScores(ofEight values: UnsafePointer<Float>) -> SIMD8<Float> {
+        precondition(walksEightAtOnce)
+        var scores = SIMD8<Float>()
+        tests.withUnsafeBufferPointer { tests in
+            leaves.withUnsafeBufferPointer { leaves in
+                withUnsafeMutableBytes(of: &scores) { out in
+                    somniq_trees_score8(tests.baseAddress, leaves.baseAddress, Int32(treeCount), Int32(depth), values, base,
+                                        out.baseAddress!.assumingMemoryBound(to: Float.self))
+                }
+            }
+        }
+        return scores
     }
 }

@@ -124,7 +124,8 @@ public struct RecordingAnalyzer: Sendable {
         var frames: Int64 = 0, reported: Int64 = 0, lastUpdate = Date.distantPast
         let every = Int64(updateSeconds * Double(rate))
         func heard() -> Heard {
-            Heard(windowCount: accumulator.windowCount,
+            accumulator.classifyPending()
+            return Heard(windowCount: accumulator.windowCount,
                   confidences: Array(accumulator.confidences.prefix(accumulator.windowCount * accumulator.classCount)),
                   features: accumulator.features[...], envelope: accumulator.stream.envelope,
                   heardSeconds: Double(frames) / Double(rate), frames: frames)
@@ -219,7 +220,11 @@ public struct RecordingAnalyzer: Sendable {
         let silencedClasses: [Int]
         var features: [Float] = []
         var confidences: [Float]
+        /// Windows whose features are in; their confidences are too once `classifyPending` has run (every reader of the
+        /// accumulator's windows calls it first).
         var windowCount = 0
+        /// The last windows' features, classified `Classifier.batchSize` at a time.
+        private var pending: [FeatureVector] = []
         /// The windows where breathing is heard with a steady rhythm (`NightSummary.RhythmWindow`): the night summary's
         /// quiet breathing, noted as the windows pass so that no feature row is read again.
         var steadyBreathing: [NightSummary.RhythmWindow] = []
@@ -244,6 +249,7 @@ public struct RecordingAnalyzer: Sendable {
 
         mutating func finish() {
             stream.finish { emit($0) }
+            classifyPending()
         }
 
         /// Analyses a piece the stream's conditioner made elsewhere (pieces in order, its last one included).
@@ -254,6 +260,7 @@ public struct RecordingAnalyzer: Sendable {
         /// Ends the analysis once every piece has been fed.
         mutating func finishFed() {
             stream.finishAnalysis { emit($0) }
+            classifyPending()
         }
 
         /// Drops the room kept for windows the audio never reached.
@@ -263,14 +270,26 @@ public struct RecordingAnalyzer: Sendable {
 
         private mutating func emit(_ vector: FeatureVector) {
             if let spool { spool.append(vector.values) } else { features.append(contentsOf: vector.values) }
-            let window = windowCount, classCount = classCount
-            makeRoom(for: window)
+            pending.append(vector)
+            windowCount += 1
+            if pending.count == Classifier.batchSize { classifyPending() }
+        }
+
+        /// Classifies the windows whose features came since the last call: the same confidences, bit for bit, as one
+        /// window at a time, with the trees walked for eight windows at once.
+        mutating func classifyPending() {
+            guard !pending.isEmpty else { return }
+            let first = windowCount - pending.count, classCount = classCount
+            makeRoom(for: windowCount - 1)
             confidences.withUnsafeMutableBufferPointer { buffer in
-                let row = UnsafeMutableBufferPointer(rebasing: buffer[(window * classCount)..<((window + 1) * classCount)])
-                classifier.classify(vector, into: row)
-                for index in silencedClasses { row[index] = 0 }
+                let rows = UnsafeMutableBufferPointer(rebasing: buffer[(first * classCount)..<(windowCount * classCount)])
+                pending.withUnsafeBufferPointer { classifier.classify(batch: $0, into: rows) }
+                for window in 0..<pending.count {
+                    for index in silencedClasses { rows[window * classCount + index] = 0 }
+                }
             }
-            if vector[.breathingPeriodicity] >= NightSummary.steadyRhythm {
+            for (offset, vector) in pending.enumerated() where vector[.breathingPeriodicity] >= NightSummary.steadyRhythm {
+                let window = first + offset
                 let top = TopClass.of(confidences[(window * classCount)..<((window + 1) * classCount)], classIDs: classIDs, floor: 0)
                 if let steady = NightSummary.RhythmWindow(window: window, topClass: top.label, topConfidence: top.confidence,
                                                           periodicity: vector[.breathingPeriodicity],
@@ -278,12 +297,12 @@ public struct RecordingAnalyzer: Sendable {
                     steadyBreathing.append(steady)
                 }
             }
-            windowCount += 1
+            pending.removeAll(keepingCapacity: true)
         }
 
         /// Room for one more window's confidences, where the recording's length was not known.
         private mutating func makeRoom(for window: Int) {
-            if (window + 1) * classCount > confidences.count {
+            while (window + 1) * classCount > confidences.count {
                 confidences += [Float](repeating: 0, count: max(confidences.count, classCount))
             }
         }

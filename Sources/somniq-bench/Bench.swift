@@ -36,7 +36,7 @@ struct Bench {
             print(try (0..<10).map { _ in try ModelBundle.load(path: arguments[2]).classifier.classes.count }.reduce(0, +))
             return
         }
-        guard arguments.count == 3, ["decode", "resample", "features", "pipeline", "classify", "follow"].contains(arguments[1]) else {
+        guard arguments.count == 3, ["decode", "resample", "features", "pipeline", "classify", "classify8", "follow"].contains(arguments[1]) else {
             FileHandle.standardError.write(Data("usage: somniq-bench decode|resample|features|pipeline|classify|follow FILE, or load MODEL-FOLDER\n".utf8))
             exit(64)
         }
@@ -69,8 +69,8 @@ struct Bench {
             print(raised)
             return
         }
-        if arguments[1] == "classify" {
-            print(try classifyChecksum(path: arguments[2], repeats: 20))
+        if arguments[1] == "classify" || arguments[1] == "classify8" {
+            print(try classifyChecksum(path: arguments[2], repeats: 20, batched: arguments[1] == "classify8"))
             return
         }
         let reader = try AudioFileReader(path: arguments[2])
@@ -102,20 +102,30 @@ struct Bench {
         print(checksum)
     }
 
-    /// Every window of the recording at `path` classified `repeats` times by the default model; an FNV-1a hash of every
-    /// confidence's bit pattern (the same for two builds only if they computed the same confidences).
-    static func classifyChecksum(path: String, repeats: Int) throws -> UInt64 {
+    /// Every window of the recording at `path` classified `repeats` times by the default model, one at a time or
+    /// (`batched`, `classify8`) eight at a time as the analysis does; an FNV-1a hash of every confidence's bit pattern
+    /// (the same for two builds, or the two ways, only if they computed the same confidences).
+    static func classifyChecksum(path: String, repeats: Int, batched: Bool) throws -> UInt64 {
         let bundle = try ModelBundle.load(path: try ModelBundle.defaultLocation())
         let data = try RecordingAnalyzer(bundle: bundle).analyze(path: path)
         let classifier = Classifier(model: bundle.classifier)
         let width = data.featureIDs.count
-        var confidences = [Float](repeating: 0, count: classifier.classCount)
+        let vectors = (0..<data.windowCount).map { FeatureVector(values: Array(data.features[($0 * width)..<(($0 + 1) * width)])) }
+        let batch = batched ? Classifier.batchSize : 1
+        var confidences = [Float](repeating: 0, count: classifier.classCount * batch)
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for _ in 0..<repeats {
-            for window in 0..<data.windowCount {
-                let vector = FeatureVector(values: Array(data.features[(window * width)..<((window + 1) * width)]))
-                confidences.withUnsafeMutableBufferPointer { classifier.classify(vector, into: $0) }
-                for confidence in confidences { hash = (hash ^ UInt64(confidence.bitPattern)) &* 0x100_0000_01b3 }
+            for first in stride(from: 0, to: vectors.count, by: batch) {
+                let count = min(batch, vectors.count - first), rows = count * classifier.classCount
+                confidences.withUnsafeMutableBufferPointer { buffer in
+                    let into = UnsafeMutableBufferPointer(rebasing: buffer[0..<rows])
+                    if batched {
+                        vectors[first..<(first + count)].withUnsafeBufferPointer { classifier.classify(batch: $0, into: into) }
+                    } else {
+                        classifier.classify(vectors[first], into: into)
+                    }
+                }
+                for confidence in confidences[0..<rows] { hash = (hash ^ UInt64(confidence.bitPattern)) &* 0x100_0000_01b3 }
             }
         }
         return hash
