@@ -50,7 +50,10 @@ public struct Classifier: Sendable {
                     for index in classes.indices {
                         let definition = classes[index]
                         let points = definition.status == .unsupported ? nil : scores[index]
-                        let raw = points.flatMap { $0.walksEightAtOnce ? $0.rawScores(ofEight: UnsafePointer(sideBySide.baseAddress!)) : nil }
+                        // Eight lanes cost about what two or three windows walked alone do (a live follow classifies
+                        // a window or two at a time).
+                        let raw = points.flatMap { $0.walksEightAtOnce && count >= 3
+                            ? $0.rawScores(ofEight: UnsafePointer(sideBySide.baseAddress!)) : nil }
                         for window in 0..<count {
                             let confidence: Float? = if let points {
                                 if let raw { points.calibration.apply(raw[window]) } else { points.confidence(vectors[window]) }
