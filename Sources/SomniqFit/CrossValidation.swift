@@ -66,6 +66,16 @@ public enum CrossValidation {
         return (scored, training)
     }
 
+    /// The clips of `source` (recordings, not copies) and every clip that may train a model scored on them, as
+    /// `leaveOneSourceOut` splits the set: what `fit --holdout-source` fits on, so that a few sources' held-out
+    /// predictions are had without fitting for every source.
+    public static func holdout(_ dataset: FitDataset, source: String) -> (scored: [Int], training: [Int]) {
+        let scored = dataset.clips.indices.filter { dataset.clips[$0].source == source && !dataset.clips[$0].augmented }
+        let groups = Set(scored.map { dataset.clips[$0].group })
+        let training = dataset.clips.indices.filter { dataset.clips[$0].mayTrain(scoredGroups: groups, sources: [source]) }
+        return (scored, training)
+    }
+
     /// Leave one source out: for each source (the manifest's `source` column), the predictions for its clips of a
     /// model fitted on every other source (and on no copy mixed over a background from it). Clips without a source
     /// are not scored.

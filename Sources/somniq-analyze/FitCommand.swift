@@ -128,7 +128,12 @@ struct FitCommand: ParsableCommand {
                                valueName: "K/N"))
     var holdoutFold: String?
 
-    @Option(help: ArgumentHelp("With --holdout-fold, write the held-out clips (path, label, class) to this TSV.", valueName: "tsv"))
+    @Option(help: ArgumentHelp("Fit without the clips of this source (the manifest's source column), and without copies over its backgrounds, as --leave-one-source-out fits for it.",
+                               valueName: "source"))
+    var holdoutSource: String?
+
+    @Option(help: ArgumentHelp("With --holdout-fold or --holdout-source, write the held-out clips (path, label, class) to this TSV.",
+                               valueName: "tsv"))
     var holdoutList: String?
 
     /// The formats the scores come in (no CSV: they are nested tables).
@@ -156,7 +161,11 @@ struct FitCommand: ParsableCommand {
         if let holdoutFold, Self.parseFold(holdoutFold) == nil {
             throw ValidationError("--holdout-fold takes K/N with 0 <= K < N and N >= 2, e.g. 0/5; found '\(holdoutFold)'")
         }
-        if holdoutList != nil, holdoutFold == nil { throw ValidationError("--holdout-list needs --holdout-fold") }
+        if holdoutFold != nil, holdoutSource != nil { throw ValidationError("give --holdout-fold or --holdout-source, not both") }
+        if holdoutSource != nil, labels != nil { throw ValidationError("--holdout-source needs clips from a manifest with a source column, not --labels") }
+        if holdoutList != nil, holdoutFold == nil, holdoutSource == nil {
+            throw ValidationError("--holdout-list needs --holdout-fold or --holdout-source")
+        }
         _ = try Self.fittedFeatures(leavingOut: leaveOutFeature)
     }
 
@@ -221,6 +230,11 @@ struct FitCommand: ParsableCommand {
             }
             Self.warnOfUnmapped(clipList.map { (label: $0.label, detail: $0.detail, path: $0.path) }, map: labelMap,
                                 model: baseBundle.classifier, what: "clip")
+            if let holdoutSource, !clipList.contains(where: { $0.source == holdoutSource }) {
+                let known = Set(clipList.compactMap(\.source)).sorted()
+                throw ValidationError("--holdout-source \(holdoutSource): no clip has this source; "
+                    + (known.isEmpty ? "the clips come without a source column" : "choose from \(known.joined(separator: ", "))"))
+            }
             var recipe = AugmentationRecipe()
             recipe.copies = augment
             recipe.teethGrinding = teethGrinding
@@ -326,10 +340,20 @@ struct FitCommand: ParsableCommand {
             Terminal.output(scoresText)
         }
         var training = Array(dataset.clips.indices)
+        var heldOut: (split: (scored: [Int], training: [Int]), what: String)?
         if let (fold, folds) = holdoutFold.flatMap(Self.parseFold) {
-            let split = CrossValidation.holdout(dataset, fold: fold, of: folds)
+            heldOut = (CrossValidation.holdout(dataset, fold: fold, of: folds), "fold \(fold) of \(folds)")
+        } else if let holdoutSource {
+            let split = CrossValidation.holdout(dataset, source: holdoutSource)
+            guard !split.scored.isEmpty else {
+                Terminal.error("--holdout-source \(holdoutSource): error: none of the clips of this source could be read, so no model was written")
+                throw ExitStatus.nothingDone
+            }
+            heldOut = (split, "source \(holdoutSource)")
+        }
+        if let (split, what) = heldOut {
             training = split.training
-            Terminal.error("holding out fold \(fold) of \(folds): \(split.scored.count) clips; fitting on \(training.count) (copies included)")
+            Terminal.error("holding out \(what): \(split.scored.count) clips; fitting on \(training.count) (copies included)")
             if let holdoutList {
                 var text = "path\tlabel\tclass\n"
                 for index in split.scored {

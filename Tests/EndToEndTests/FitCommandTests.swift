@@ -263,6 +263,34 @@ import Testing
         #expect(level.status == 64 && level.stderr.contains("the trees never test it"), "\(level.stderr)")
     }
 
+    /// `--holdout-source` fits without one corpus of a manifest and lists its clips, as leaving that source out does.
+    @Test func holdingOutASourceListsItsClipsAndRefusesAnUnknownOne() throws {
+        let scratch = Scratch()
+        let clips = try makeClips(scratch)
+        var manifest = "path\tlabel\tsource\n"
+        for label in ["snoring", "alarm", "other"] {
+            for seed in 1...6 { manifest += "\(label)/\(label)-\(seed).wav\t\(label)\t\(seed <= 2 ? "corpus-a" : "corpus-b")\n" }
+        }
+        try manifest.write(toFile: clips + "/MANIFEST.tsv", atomically: true, encoding: .utf8)
+        let common = ["fit", "--clips", clips + "/MANIFEST.tsv", "--map", scratch.file("map.tsv"), "--min-examples", "3",
+                      "--rounds", "10", "--augment", "0"]
+        let held = try CommandRunner.run(common + ["--out", scratch.file("without-a"), "--holdout-source", "corpus-a",
+                                                   "--holdout-list", scratch.file("held.tsv")])
+        #expect(held.status == 0, "\(held.stderr)")
+        #expect(held.stderr.contains("holding out source corpus-a: 6 clips; fitting on 12"), "\(held.stderr)")
+        let listed = try String(contentsOfFile: scratch.file("held.tsv"), encoding: .utf8).split(separator: "\n").dropFirst()
+            .map { (String($0.split(separator: "\t")[0]) as NSString).lastPathComponent }
+        #expect(listed.sorted()
+                == ["alarm-1.wav", "alarm-2.wav", "other-1.wav", "other-2.wav", "snoring-1.wav", "snoring-2.wav"])
+
+        let unknown = try CommandRunner.run(common + ["--out", scratch.file("x"), "--holdout-source", "corpus-c"])
+        #expect(unknown.status == 64 && unknown.stderr.contains("--holdout-source corpus-c: no clip has this source; choose from corpus-a, corpus-b"),
+                "\(unknown.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("x")))
+        let both = try CommandRunner.run(common + ["--out", scratch.file("x"), "--holdout-source", "corpus-a", "--holdout-fold", "0/5"])
+        #expect(both.status == 64)
+    }
+
     @Test func needsSomethingToDo() throws {
         #expect(try CommandRunner.run(["fit", "--clips", "x"]).status == 64)
         #expect(try CommandRunner.run(["fit", "--clips", "x", "--out", "y", "--method", "forest"]).status == 64)

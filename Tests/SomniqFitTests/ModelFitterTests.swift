@@ -94,6 +94,23 @@ let baseModel = ClassifierModel(name: "base", version: "1", classes: [
         }
     }
 
+    @Test func holdingOutASourceLeavesItsClipsAndCopiesOverItsBackgroundsOut() {
+        var dataset = thresholdDataset(clips: 12)
+        for index in dataset.clips.indices { dataset.clips[index].source = index < 4 ? "corpus-a" : "corpus-b" }
+        // A copy of a corpus-b clip mixed over a corpus-a background, and a corpus-a clip's own copy: neither may train
+        // a model scored on corpus-a; a corpus-b copy over a corpus-b background may.
+        for (original, background) in [(5, "corpus-a"), (1, "corpus-b"), (6, "corpus-b")] {
+            var copy = dataset.clips[original]
+            copy.augmented = true
+            copy.backgroundSource = background
+            dataset.clips.append(copy)
+        }
+        let split = CrossValidation.holdout(dataset, source: "corpus-a")
+        #expect(split.scored == [0, 1, 2, 3])
+        #expect(split.training == Array(4..<12) + [14])
+        #expect(CrossValidation.holdout(dataset, source: "corpus-c").scored.isEmpty)
+    }
+
     @Test func fittingTheSameDataTwiceGivesTheSameModel() {
         for method in ModelFitter.Method.allCases {
             var options = ModelFitter.Options()
