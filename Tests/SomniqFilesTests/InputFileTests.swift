@@ -2,13 +2,16 @@ import Foundation
 import SomniqFiles
 import Testing
 
-@Suite struct InputFileTests {
+/// A class, so that each test's folder is removed when the test ends.
+@Suite final class InputFileTests {
     let folder: String
 
     init() throws {
         folder = NSTemporaryDirectory() + "somniq-input-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     }
+
+    deinit { try? FileManager.default.removeItem(atPath: folder) }
 
     func path(_ name: String) -> String { folder + "/" + name }
 

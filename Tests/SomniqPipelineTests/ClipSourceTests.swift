@@ -2,9 +2,13 @@ import Foundation
 import SomniqLabelledAudio
 import Testing
 
-@Suite struct ClipSourceTests {
+/// A class, so that each test's folder is removed when the test ends.
+@Suite final class ClipSourceTests {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("clip-source-\(UUID().uuidString)").path
+
+    deinit { try? FileManager.default.removeItem(atPath: folder) }
+
     func manifest(_ text: String) throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("clip-source-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let path = folder + "/MANIFEST.tsv"
         try text.write(toFile: path, atomically: true, encoding: .utf8)
