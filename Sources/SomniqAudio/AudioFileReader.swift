@@ -278,8 +278,8 @@ public final class AudioFileReader {
                                                       Int(SF_FORMAT_ALAC_16)]
     private static let integerScale: Float = 1 / 32_768
     /// Above this rate, decoding and resampling outweigh the features (the analysis's other thread), and the hash moves
-    /// off the decoding thread: a one-hour 44.1 kHz stereo CAF 0.79x the wall-clock time, 48 kHz mono 0.95x, 44.1 kHz
-    /// mono 0.92x; at 16 kHz, where the features are the longer thread, a third busy thread cost 4-5% more time.
+    /// off the decoding thread: a one-hour 44.1 kHz stereo CAF in 0.87x the wall-clock time. At 16 kHz, where the
+    /// features are the longer thread, a third busy one cost 4-7% more CPU (docs/performance.md).
     static let backgroundHashingAboveRate = 32_000
 
     private func readIntegers(_ wanted: Int, into output: UnsafeMutableBufferPointer<Float>) -> Int {

@@ -22,8 +22,8 @@ final class StreamingDigest {
     /// it, and its `deinit`, on the queue, would wait for the queue.
     private final class Shared: @unchecked Sendable {
         // Unchecked: in the background, `digest` is touched only on `queue` (by the chunks' blocks, and inside
-        // `queue.sync` in `finalize()`; otherwise only on the caller's thread); a buffer is written by the caller only while it holds one of `free`'s slots for it, and read
-        // by the block that gives the slot back.
+        // `queue.sync` in `finalize()`; otherwise only on the caller's thread); a buffer is written by the caller only
+        // while it holds one of `free`'s slots for it, and read by the block that gives the slot back.
         var digest = SHA256()
         let free = DispatchSemaphore(value: StreamingDigest.chunksInFlight)
     }
@@ -56,7 +56,8 @@ final class StreamingDigest {
         while !rest.isEmpty {
             let buffer = current()
             let take = min(rest.count, Self.chunkBytes - filled)
-            UnsafeMutableRawBufferPointer(rebasing: buffer[filled..<(filled + take)]).copyMemory(from: UnsafeRawBufferPointer(rebasing: rest[..<take]))
+            UnsafeMutableRawBufferPointer(rebasing: buffer[filled..<(filled + take)])
+                .copyMemory(from: UnsafeRawBufferPointer(rebasing: rest[..<take]))
             filled += take
             rest = UnsafeRawBufferPointer(rebasing: rest[take...])
             if filled == Self.chunkBytes { handOff() }
