@@ -23,9 +23,15 @@ public enum PartialFiles {
     public static func create(for destination: String) -> Result<(descriptor: Int32, partial: String), PartialFileError> {
         let partial = path(for: destination)
         unlink(partial)
-        let descriptor = open(partial, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { return .failure(PartialFileError(reason: String(cString: strerror(errno)))) }
+        // Remembered before it exists: a signal between its creation and its remembering would leave it behind (seen
+        // in `OutputOwnershipTests`, whose export was stopped the moment the file appeared).
         lock.withLock { _ = inFlight.insert(partial) }
+        let descriptor = open(partial, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            let reason = String(cString: strerror(errno))
+            lock.withLock { _ = inFlight.remove(partial) }
+            return .failure(PartialFileError(reason: reason))
+        }
         return .success((descriptor, partial))
     }
 
