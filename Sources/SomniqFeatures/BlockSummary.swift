@@ -36,12 +36,19 @@ final class BlockSummary {
     /// Sums and sums of squares over the sub-frames of cepstral coefficients 1–4.
     var cepstrumSum = [Float](repeating: 0, count: 4)
     var cepstrumSquares = [Float](repeating: 0, count: 4)
+    /// Sums over the sub-frames of each mel band's shape squared, and over consecutive pairs of its change (`MelShape`).
+    var shapeSquareSum: [Float]
+    var shapeChangeSum: [Float]
+    /// Sum over the sub-frames of each octave's log flatness (`OctaveFlatness`).
+    var octaveFlatnessSum = [Float](repeating: 0, count: OctaveFlatness.octaves)
 
     init(binCount: Int, melBands: Int) {
         powerSum = [Float](repeating: 0, count: binCount)
         logMelSum = [Float](repeating: 0, count: melBands)
         melEnergySum = [Float](repeating: 0, count: melBands)
         melEnergyMin = [Float](repeating: .greatestFiniteMagnitude, count: melBands)
+        shapeSquareSum = [Float](repeating: 0, count: melBands)
+        shapeChangeSum = [Float](repeating: 0, count: melBands)
         microLevels = [Float](repeating: 0, count: AnalysisGrid.microBlocksPerBlock)
     }
 
@@ -68,6 +75,8 @@ final class BlockSummary {
         microCount = 0
         for index in logMelSum.indices { logMelSum[index] = 0 }
         for index in melEnergySum.indices { melEnergySum[index] = 0; melEnergyMin[index] = .greatestFiniteMagnitude }
+        for index in shapeSquareSum.indices { shapeSquareSum[index] = 0; shapeChangeSum[index] = 0 }
+        for index in octaveFlatnessSum.indices { octaveFlatnessSum[index] = 0 }
         melFluxSum = 0
         melFluxCount = 0
         for index in 0..<4 { cepstrumSum[index] = 0; cepstrumSquares[index] = 0 }

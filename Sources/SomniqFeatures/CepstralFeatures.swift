@@ -12,7 +12,10 @@ final class CepstralFeatures {
     private let energy: UnsafeMutableBufferPointer<Float>
     private var logMel: UnsafeMutableBufferPointer<Float>
     private var previousLogMel: UnsafeMutableBufferPointer<Float>
-    private var windowLogMel = [Float](repeating: 0, count: CepstralFeatures.bands)
+    /// The last window's mean log mel energies, as `measure` found them.
+    private(set) var windowLogMel = [Float](repeating: 0, count: CepstralFeatures.bands)
+    /// The log mel energies of the sub-frame added last.
+    var latestLogMel: UnsafeBufferPointer<Float> { UnsafeBufferPointer(previousLogMel) }
 
     /// Mel bands from 50 Hz to 4 kHz, the band every supported rate has.
     init(binHz: Float, binCount: Int) {

@@ -9,7 +9,7 @@ import Foundation
 ///
 /// The extractor cuts, transforms and sums; each family of features is its own type, reading what the blocks
 /// keep: `LevelFeatures` (level and time course), `SpectralShape`, `PitchEstimator` (harmonicity and pitch),
-/// `CepstralFeatures` (MFCCs, mel flux and their spread), `RoomSubtractedSpectrum` (the sound with the room taken off),
+/// `CepstralFeatures` (MFCCs, mel flux and their spread), `MelShape` (the mel bands' shape, spread and change), `OctaveFlatness`, `RoomSubtractedSpectrum` (the sound with the room taken off),
 /// `BreathingRhythm` and `PauseTracker` (causal context), `ToneSteadiness` (whether a tone holds its pitch),
 /// `AlarmPattern` (a standard alarm's temporal pattern, causal).
 /// Tonality, tonal fraction and spectral flux come straight from the sub-frame pass that also feeds them.
@@ -32,6 +32,8 @@ public final class FeatureExtractor {
     private let shape: SpectralShape
     private let pitch: PitchEstimator
     private let cepstrum: CepstralFeatures
+    private let melShape = MelShape(bands: CepstralFeatures.bands)
+    private let octaveFlatness: OctaveFlatness
     private let roomSubtracted: RoomSubtractedSpectrum
     private let steadiness: ToneSteadiness
     private let alarm: AlarmPattern
@@ -61,6 +63,7 @@ public final class FeatureExtractor {
         shape = SpectralShape(binHz: binHz, binCount: bins)
         pitch = PitchEstimator(sampleRate: sampleRate, window: hann, fftSize: fftSize)
         cepstrum = CepstralFeatures(binHz: binHz, binCount: bins)
+        octaveFlatness = OctaveFlatness(binHz: binHz, binCount: bins)
         roomSubtracted = RoomSubtractedSpectrum(filters: cepstrum.filters, bands: CepstralFeatures.bands)
         steadiness = ToneSteadiness(binHz: binHz, binCount: bins, minBin: shape.minBin)
         envelopeBandEndBin = min(bins, max(1, Int((1000 / binHz).rounded(.up))))
@@ -302,6 +305,8 @@ public final class FeatureExtractor {
         swap(&self.magnitude, &self.previousMagnitude)
 
         cepstrum.add(UnsafeBufferPointer(power), follows: hasPreviousSubframe, to: block)
+        melShape.add(logMel: cepstrum.latestLogMel, follows: hasPreviousSubframe, to: block)
+        octaveFlatness.add(UnsafeBufferPointer(power), strongest: power[pass.peakBin], to: block)
         hasPreviousSubframe = true
         breathing.add(lowBandPower: pass.envelope)
     }
@@ -321,6 +326,8 @@ public final class FeatureExtractor {
             Self.clearSpectralShape(&features)
         } else {
             cepstrum.measure(a, b, scale: scale, into: &features)
+            melShape.measure(a, b, scale: scale, meanLogMel: cepstrum.windowLogMel, into: &features)
+            octaveFlatness.measure(a, b, scale: scale, into: &features)
             roomSubtracted.measure(a, b, scale: scale, into: &features)
             if !shape.measure(windowPower, into: &features) {
                 Self.clearSpectralShape(&features)
@@ -351,6 +358,7 @@ public final class FeatureExtractor {
         .lowHighRatioDb, .melFlux,
         .cleanCentroidHz,
     ] + FeatureID.mfccs + FeatureID.mfccSpreads + FeatureID.cleanMfccs
+        + FeatureID.melShapes + FeatureID.melShapeSpreads + FeatureID.melShapeChanges + FeatureID.octaveFlatnesses
 
     static func decibels(power: Float) -> Float {
         power > 0 ? max(minimumDbfs, 10 * log10(power)) : minimumDbfs

@@ -122,6 +122,97 @@ public enum FeatureID: String, CaseIterable, Sendable, Codable {
     case mfcc2Std = "mfcc_2_std"
     case mfcc3Std = "mfcc_3_std"
     case mfcc4Std = "mfcc_4_std"
+    /// The spectrum's shape band by band (`MelShape`). Per sub-frame (not a gap), `s[b] = ln E[b] - mean over the 24 bands
+    /// of ln E`, with `E[b]` the sub-frame's energy in mel band `b` (the 24 of the cepstrum, 50 Hz–4 kHz, each floored
+    /// 60 dB under the strongest): the shape with the level taken off, so the same sound louder or farther reads the same.
+    /// `mel_shape_b` is its mean over the window, nepers: band `b` above (positive) or under the spectrum's mean level.
+    case melShape1 = "mel_shape_1"
+    case melShape2 = "mel_shape_2"
+    case melShape3 = "mel_shape_3"
+    case melShape4 = "mel_shape_4"
+    case melShape5 = "mel_shape_5"
+    case melShape6 = "mel_shape_6"
+    case melShape7 = "mel_shape_7"
+    case melShape8 = "mel_shape_8"
+    case melShape9 = "mel_shape_9"
+    case melShape10 = "mel_shape_10"
+    case melShape11 = "mel_shape_11"
+    case melShape12 = "mel_shape_12"
+    case melShape13 = "mel_shape_13"
+    case melShape14 = "mel_shape_14"
+    case melShape15 = "mel_shape_15"
+    case melShape16 = "mel_shape_16"
+    case melShape17 = "mel_shape_17"
+    case melShape18 = "mel_shape_18"
+    case melShape19 = "mel_shape_19"
+    case melShape20 = "mel_shape_20"
+    case melShape21 = "mel_shape_21"
+    case melShape22 = "mel_shape_22"
+    case melShape23 = "mel_shape_23"
+    case melShape24 = "mel_shape_24"
+    /// Standard deviation of `s[b]` over the window's sub-frames, nepers, ≥ 0: how much band `b` moves within the
+    /// second against the others (formants, a snore's flutter, a cough's burst), 0 for a steady sound.
+    case melShapeStd1 = "mel_shape_std_1"
+    case melShapeStd2 = "mel_shape_std_2"
+    case melShapeStd3 = "mel_shape_std_3"
+    case melShapeStd4 = "mel_shape_std_4"
+    case melShapeStd5 = "mel_shape_std_5"
+    case melShapeStd6 = "mel_shape_std_6"
+    case melShapeStd7 = "mel_shape_std_7"
+    case melShapeStd8 = "mel_shape_std_8"
+    case melShapeStd9 = "mel_shape_std_9"
+    case melShapeStd10 = "mel_shape_std_10"
+    case melShapeStd11 = "mel_shape_std_11"
+    case melShapeStd12 = "mel_shape_std_12"
+    case melShapeStd13 = "mel_shape_std_13"
+    case melShapeStd14 = "mel_shape_std_14"
+    case melShapeStd15 = "mel_shape_std_15"
+    case melShapeStd16 = "mel_shape_std_16"
+    case melShapeStd17 = "mel_shape_std_17"
+    case melShapeStd18 = "mel_shape_std_18"
+    case melShapeStd19 = "mel_shape_std_19"
+    case melShapeStd20 = "mel_shape_std_20"
+    case melShapeStd21 = "mel_shape_std_21"
+    case melShapeStd22 = "mel_shape_std_22"
+    case melShapeStd23 = "mel_shape_std_23"
+    case melShapeStd24 = "mel_shape_std_24"
+    /// Mean over consecutive sub-frames (neither a gap) of `|s_t[b] - s_t-1[b]|`, nepers, ≥ 0: how fast band `b`
+    /// changes from one sixteenth of a second to the next (`mel_flux` is the mean of these over the bands).
+    case melShapeDelta1 = "mel_shape_delta_1"
+    case melShapeDelta2 = "mel_shape_delta_2"
+    case melShapeDelta3 = "mel_shape_delta_3"
+    case melShapeDelta4 = "mel_shape_delta_4"
+    case melShapeDelta5 = "mel_shape_delta_5"
+    case melShapeDelta6 = "mel_shape_delta_6"
+    case melShapeDelta7 = "mel_shape_delta_7"
+    case melShapeDelta8 = "mel_shape_delta_8"
+    case melShapeDelta9 = "mel_shape_delta_9"
+    case melShapeDelta10 = "mel_shape_delta_10"
+    case melShapeDelta11 = "mel_shape_delta_11"
+    case melShapeDelta12 = "mel_shape_delta_12"
+    case melShapeDelta13 = "mel_shape_delta_13"
+    case melShapeDelta14 = "mel_shape_delta_14"
+    case melShapeDelta15 = "mel_shape_delta_15"
+    case melShapeDelta16 = "mel_shape_delta_16"
+    case melShapeDelta17 = "mel_shape_delta_17"
+    case melShapeDelta18 = "mel_shape_delta_18"
+    case melShapeDelta19 = "mel_shape_delta_19"
+    case melShapeDelta20 = "mel_shape_delta_20"
+    case melShapeDelta21 = "mel_shape_delta_21"
+    case melShapeDelta22 = "mel_shape_delta_22"
+    case melShapeDelta23 = "mel_shape_delta_23"
+    case melShapeDelta24 = "mel_shape_delta_24"
+    /// Per octave `k` (62.5–125 Hz, 125–250, … 2–4 kHz; `OctaveFlatness`), the mean over sub-frames (not gaps) of
+    /// `ln(geometric mean / arithmetic mean)` of the sub-frame's power in the octave's bins (each read over a floor 60 dB
+    /// under the sub-frame's strongest bin), nepers, [-13.8, 0]: near 0 where
+    /// the octave is noise (about -0.58 for a noise's single periodogram, whose bins scatter), far below for a tone
+    /// or harmonics standing over their valleys.
+    case octaveFlatness1 = "octave_flatness_1"
+    case octaveFlatness2 = "octave_flatness_2"
+    case octaveFlatness3 = "octave_flatness_3"
+    case octaveFlatness4 = "octave_flatness_4"
+    case octaveFlatness5 = "octave_flatness_5"
+    case octaveFlatness6 = "octave_flatness_6"
     /// The sound with the room taken off. Per mel band `b` (the 24 of the cepstrum), `E[b]` is the window's mean
     /// energy and `N[b]` the room's in that band before this window: the window's quietest sub-frame (not a gap) in
     /// the band, followed down at once and up at most 0.1 dB/s over the recording (as `noise_floor_dbfs`). The sound's energy
@@ -188,6 +279,13 @@ public enum FeatureID: String, CaseIterable, Sendable, Codable {
     public static let mfccs: [FeatureID] = [.mfcc1, .mfcc2, .mfcc3, .mfcc4, .mfcc5, .mfcc6, .mfcc7, .mfcc8, .mfcc9, .mfcc10, .mfcc11, .mfcc12]
     /// The spreads of the first cepstral coefficients, in order.
     public static let mfccSpreads: [FeatureID] = [.mfcc1Std, .mfcc2Std, .mfcc3Std, .mfcc4Std]
+    /// The mel bands' mean shapes, spreads and changes, band 1 (the lowest) first.
+    public static let melShapes: [FeatureID] = (1...24).map { FeatureID(rawValue: "mel_shape_\($0)")! }
+    public static let melShapeSpreads: [FeatureID] = (1...24).map { FeatureID(rawValue: "mel_shape_std_\($0)")! }
+    public static let melShapeChanges: [FeatureID] = (1...24).map { FeatureID(rawValue: "mel_shape_delta_\($0)")! }
+    /// The octaves' flatness, the lowest octave first.
+    public static let octaveFlatnesses: [FeatureID] = [.octaveFlatness1, .octaveFlatness2, .octaveFlatness3, .octaveFlatness4,
+                                                      .octaveFlatness5, .octaveFlatness6]
     /// The cepstral coefficients of the sound with the room taken off, in order.
     public static let cleanMfccs: [FeatureID] = [.cleanMfcc1, .cleanMfcc2, .cleanMfcc3, .cleanMfcc4, .cleanMfcc5, .cleanMfcc6]
 
@@ -211,7 +309,8 @@ public enum FeatureID: String, CaseIterable, Sendable, Codable {
              .syllabicModulation, .harmonicity, .pitchHz, .breathingPeriodicity, .breathingPeriodSeconds, .precedingQuietSeconds,
              .alarmPatternCycles, .contextLevelStdDb, .contextLevelShare:
             0
-        case .bandRatio0To250, .bandRatio250To500, .bandRatio500To1k, .bandRatio1kTo2k:
+        case .bandRatio0To250, .bandRatio250To500, .bandRatio500To1k, .bandRatio1kTo2k,
+             .octaveFlatness1, .octaveFlatness2, .octaveFlatness3, .octaveFlatness4, .octaveFlatness5:
             2_000
         case .bandRatio4kUp:
             4_400

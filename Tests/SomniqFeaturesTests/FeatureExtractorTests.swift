@@ -316,7 +316,7 @@ func median(_ values: [Float]) -> Float { values.sorted()[values.count / 2] }
     @Test func eachIndexIsTheCasesPositionInTheDeclaration() {
         #expect(MemoryLayout<FeatureID>.size == 1)
         for (position, id) in FeatureID.allCases.enumerated() { #expect(id.index == position, "\(id)") }
-        #expect(FeatureID.count == 87)
+        #expect(FeatureID.count == 165)
     }
 }
 
