@@ -31,7 +31,7 @@ struct SpectralShape {
             weighted += value * Float(bin) * binHz
             if value > power[dominant] { dominant = bin }
         }
-        let logSum = power.withUnsafeBufferPointer { Self.sumOfLogs($0, from: minBin, to: bins, adding: 1e-20) }
+        let logSum = power.withUnsafeBufferPointer { Self.sums($0, minBin..<bins, adding: 1e-20).logSum }
         guard total > 0 else { return false }
         let centroid = weighted / total
         var spreadSum: Float = 0
@@ -75,25 +75,46 @@ struct SpectralShape {
         return true
     }
 
-    /// `Σ ln(values[i] + floor)` for `i` in `start..<end` (values ≥ 0), with one logarithm per 32 values instead
-    /// of one each: every value splits into its binary exponent, summed exactly as an integer, and its mantissa
-    /// in [1, 2), multiplied 32 at a time (the product stays below 2³²).
-    static func sumOfLogs(_ values: UnsafeBufferPointer<Float>, from start: Int, to end: Int, adding floor: Float) -> Float {
-        var exponents = 0
-        var logSum: Float = 0
-        var product: Float = 1
-        var run = 0
-        for index in start..<end {
-            let bits = (values[index] + floor).bitPattern
-            exponents += Int((bits >> 23) & 0xFF) - 127
-            product *= Float(bitPattern: (bits & 0x007F_FFFF) | 0x3F80_0000)
-            run += 1
-            if run == 32 {
-                logSum += log(product)
-                product = 1
-                run = 0
-            }
+    typealias Lanes = SIMD8<Float>
+
+    /// `Σ ln(power[i] + floor)` and `Σ power[i]` over `range`, in one pass eight bins at a time and with one logarithm:
+    /// each value splits into its binary exponent, summed exactly as an integer, and its mantissa in [1, 2), multiplied
+    /// into its lane's product, which is split the same way after every step so that it stays in [1, 2).
+    static func sums(_ power: UnsafeBufferPointer<Float>, _ range: Range<Int>, adding floor: Float) -> (logSum: Float, sum: Float) {
+        let base = power.baseAddress!
+        let mantissaBits = SIMD8<UInt32>(repeating: 0x007F_FFFF), one = SIMD8<UInt32>(repeating: 0x3F80_0000)
+        var exponents = SIMD8<Int32>(repeating: 0)
+        var product = Lanes(repeating: 1), total = Lanes()
+        @inline(__always) func split(_ value: Lanes) -> (exponent: SIMD8<Int32>, mantissa: Lanes) {
+            let bits = unsafeBitCast(value, to: SIMD8<UInt32>.self)
+            return (SIMD8<Int32>(truncatingIfNeeded: bits &>> 23) &- 127,
+                    unsafeBitCast((bits & mantissaBits) | one, to: Lanes.self))
         }
-        return Float(Double(logSum + log(product)) + Double(exponents) * M_LN2)
+        var bin = range.lowerBound
+        while bin + 8 <= range.upperBound {
+            let value = UnsafeRawPointer(base + bin).loadUnaligned(as: Lanes.self)
+            total += value
+            let part = split(value + Lanes(repeating: floor))
+            let renormalised = split(product * part.mantissa)
+            exponents &+= part.exponent &+ renormalised.exponent
+            product = renormalised.mantissa
+            bin += 8
+        }
+        var exponentSum = Int(exponents.wrappedSum())
+        var sum = total.sum()
+        // The lanes' products (eight in [1, 2)) and the last few bins' mantissas, renormalised the same way.
+        var mantissa: Float = 1
+        for lane in 0..<8 { mantissa *= product[lane] }
+        while bin < range.upperBound {
+            sum += base[bin]
+            let bits = (base[bin] + floor).bitPattern
+            exponentSum += Int((bits >> 23) & 0xFF) - 127
+            mantissa *= Float(bitPattern: (bits & 0x007F_FFFF) | 0x3F80_0000)
+            let productBits = mantissa.bitPattern
+            exponentSum += Int((productBits >> 23) & 0xFF) - 127
+            mantissa = Float(bitPattern: (productBits & 0x007F_FFFF) | 0x3F80_0000)
+            bin += 1
+        }
+        return (Float(Double(log(mantissa)) + Double(exponentSum) * M_LN2), sum)
     }
 }

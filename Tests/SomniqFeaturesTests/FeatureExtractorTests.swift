@@ -296,7 +296,7 @@ func median(_ values: [Float]) -> Float { values.sorted()[values.count / 2] }
 }
 
 @Suite struct SumOfLogsTests {
-    /// The flatness's sum of logarithms, one logarithm per 32 values: equal to the plain sum to float precision,
+    /// The flatness's sum of logarithms, with one logarithm in all: equal to the plain sum to float precision,
     /// over spectra from digital silence (only the floor) to loud tones (tens of orders of magnitude apart).
     @Test func equalsThePlainSumOfLogarithms() {
         var generator = SeededGenerator(seed: 5)
@@ -306,8 +306,27 @@ func median(_ values: [Float]) -> Float { values.sorted()[values.count / 2] }
                 trial == 0 ? 0 : Float(generator.next() % 1_000_000) / 1_000_000 * pow(10, Float(Int(generator.next() % 30)) - 20)
             }
             let plain = values.reduce(0.0) { $0 + Double(log($1 + 1e-20)) }
-            let fast = values.withUnsafeBufferPointer { SpectralShape.sumOfLogs($0, from: 0, to: count, adding: 1e-20) }
+            let fast = values.withUnsafeBufferPointer { SpectralShape.sums($0, 0..<count, adding: 1e-20).logSum }
             #expect(abs(Double(fast) - plain) <= 1e-5 * abs(plain) + 1e-3, "\(fast) vs \(plain) for \(count) values")
+        }
+    }
+
+    /// The one-pass sums equal the plain ones, over spectra from digital silence (only the floor) to loud tones, in ranges
+    /// of every length from 0 to 200 bins at every offset of the eight lanes.
+    @Test func bothSumsHoldAtEveryLengthAndLaneOffset() {
+        var generator = SeededGenerator(seed: 23)
+        for trial in 0..<300 {
+            let count = 210
+            let values: [Float] = (0..<count).map { _ in
+                trial % 10 == 0 ? 0 : Float(generator.next() % 1_000_000) / 1_000_000 * pow(10, Float(Int(generator.next() % 30)) - 20)
+            }
+            let start = Int(generator.next() % 8), length = Int(generator.next() % 201)
+            let floor: Float = trial % 3 == 0 ? 1e-20 : 1e-9
+            let plainLogs = values[start..<(start + length)].reduce(0.0) { $0 + Double(log($1 + floor)) }
+            let plainSum = values[start..<(start + length)].reduce(0.0) { $0 + Double($1) }
+            let (logSum, sum) = values.withUnsafeBufferPointer { SpectralShape.sums($0, start..<(start + length), adding: floor) }
+            #expect(abs(Double(logSum) - plainLogs) <= 1e-5 * abs(plainLogs) + 1e-3, "\(logSum) vs \(plainLogs) over \(length)")
+            #expect(abs(Double(sum) - plainSum) <= 1e-5 * plainSum, "\(sum) vs \(plainSum) over \(length)")
         }
     }
 }
