@@ -175,7 +175,7 @@ public final class BatchAnalyzer: @unchecked Sendable {
                 data = try analyzer.analyze(path: path, explicitStart: start(of: path), isCancelled: { [self] in isCancelled },
                                             progress: { [self] decoded, duration in
                                                 lock.withLock { inFlight[index] = (decoded, duration) }
-                                            }, spoolFeatures: true)
+                                            }, keeping: .spooled)
             } catch {
                 if case .interrupted = error { return nil }
                 try store.saveFailure(filePath: path, code: error.code, message: error.reason)

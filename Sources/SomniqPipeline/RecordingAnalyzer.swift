@@ -26,11 +26,10 @@ public struct RecordingAnalyzer: Sendable {
     ///   - explicitStart: the recording's start time, overriding what the file name or metadata say.
     ///   - isCancelled: asked every few seconds of audio; when it says yes, decoding stops with `.interrupted`.
     ///   - progress: called after every minute of audio decoded, with the seconds decoded and the file's duration.
-    ///   - spoolFeatures: keep the feature rows in a temporary file (`RecordingData.featureSpool`) rather than in
-    ///     memory, so that memory does not grow with the recording (for analyses headed for the database).
+    ///   - keeping: where the windows' feature rows go (`FeatureKeeping`): memory, a temporary file, or nowhere.
     public func analyze(path: String, explicitStart: Date? = nil, isCancelled: (() -> Bool)? = nil,
                         progress: ((_ decodedSeconds: Double, _ durationSeconds: Double) -> Void)? = nil,
-                        spoolFeatures: Bool = false) throws(AudioFileError) -> RecordingData {
+                        keeping: FeatureKeeping = .inMemory) throws(AudioFileError) -> RecordingData {
         let absolutePath = URL(fileURLWithPath: path).standardizedFileURL.path
         // The file's identity (size, modification time) before and after reading: what is stored describes the audio
         // read, and a file rewritten meanwhile (its old audio's hash with its new time) would read as done ever after.
@@ -42,7 +41,7 @@ public struct RecordingAnalyzer: Sendable {
                                                durationSeconds: format.durationSeconds)
         let expectedWindows = AnalysisGrid(sampleRate: format.sampleRate).windowCount(frameCount: format.frameCount)
         var accumulator = WindowAccumulator(analyzer: self, sampleRate: format.sampleRate, expectedWindows: expectedWindows,
-                                            spool: spoolFeatures ? FeatureSpool(width: FeatureID.count) : nil)
+                                            keeping: keeping)
         accumulator.stream.reserveEnvelope(frames: format.frameCount)
         // Decoding and the conditioning (DC offset, resampling: `SourceConditioner`) run a few chunks ahead on a thread
         // of their own (`ReadAhead`), on the chunks a plain read loop gives: the results are the same, bit for bit.
@@ -81,8 +80,9 @@ public struct RecordingAnalyzer: Sendable {
             path: absolutePath, container: format.container, encoding: format.encoding, sampleRate: format.sampleRate,
             channelCount: format.channelCount, frameCount: format.frameCount, durationSeconds: format.durationSeconds,
             startMilliseconds: Int64((start.date.timeIntervalSince1970 * 1000).rounded()), startSource: start.source.rawValue,
-            windowCount: accumulator.windowCount, featureIDs: FeatureID.allCases.map(\.rawValue), features: accumulator.features,
-            classIDs: bundle.classifier.classIDs, confidences: accumulator.confidences, featureSpool: accumulator.spool)
+            windowCount: accumulator.windowCount, featureIDs: keeping == .dropped ? [] : FeatureID.allCases.map(\.rawValue),
+            features: accumulator.features, classIDs: bundle.classifier.classIDs, confidences: accumulator.confidences,
+            featureSpool: accumulator.spool)
         data.undetectableClasses = accumulator.undetectableClasses
         data.envelope = accumulator.stream.envelope
         data.timeline = timeline(envelope: data.envelope, confidences: data.confidences, windowCount: data.windowCount)
@@ -119,7 +119,7 @@ public struct RecordingAnalyzer: Sendable {
                        update: (Heard) -> Void) throws(AudioFileError) -> Heard {
         let rate = reader.sampleRate
         // The recording's length is not known: room for an hour's windows, grown as the night goes on.
-        var accumulator = WindowAccumulator(analyzer: self, sampleRate: rate, expectedWindows: 7_200, spool: nil)
+        var accumulator = WindowAccumulator(analyzer: self, sampleRate: rate, expectedWindows: 7_200, keeping: .inMemory)
         var buffer = [Float](repeating: 0, count: AnalysisGrid(sampleRate: rate).maximumBlockLength)
         var frames: Int64 = 0, reported: Int64 = 0, lastUpdate = Date.distantPast
         let every = Int64(updateSeconds * Double(rate))
@@ -180,7 +180,7 @@ public struct RecordingAnalyzer: Sendable {
         let frames = Int64(samples.count)
         var accumulator = WindowAccumulator(analyzer: self, sampleRate: sampleRate,
                                             expectedWindows: AnalysisGrid(sampleRate: sampleRate).windowCount(frameCount: frames),
-                                            spool: nil)
+                                            keeping: .inMemory)
         samples.withUnsafeBufferPointer { accumulator.consume($0) }
         accumulator.finish()
         return (accumulator.windowCount, accumulator.features, accumulator.confidences, accumulator.stream.envelope,
@@ -230,12 +230,15 @@ public struct RecordingAnalyzer: Sendable {
         var steadyBreathing: [NightSummary.RhythmWindow] = []
         private let classIDs: [String]
 
-        init(analyzer: RecordingAnalyzer, sampleRate: Int, expectedWindows: Int, spool: FeatureSpool?) {
+        private let keepsFeatures: Bool
+
+        init(analyzer: RecordingAnalyzer, sampleRate: Int, expectedWindows: Int, keeping: FeatureKeeping) {
             classifier = analyzer.classifier
             stream = FeatureStream(sampleRate: sampleRate)
             classCount = classifier.classCount
-            self.spool = spool
-            if spool == nil { features.reserveCapacity(expectedWindows * FeatureID.count) }
+            spool = keeping == .spooled ? FeatureSpool(width: FeatureID.count) : nil
+            keepsFeatures = keeping == .inMemory
+            if keepsFeatures { features.reserveCapacity(expectedWindows * FeatureID.count) }
             confidences = [Float](repeating: 0, count: expectedWindows * classCount)
             undetectableClasses = analyzer.undetectableClasses(sampleRate: sampleRate)
             let ids = analyzer.bundle.classifier.classIDs
@@ -269,7 +272,7 @@ public struct RecordingAnalyzer: Sendable {
         }
 
         private mutating func emit(_ vector: FeatureVector) {
-            if let spool { spool.append(vector.values) } else { features.append(contentsOf: vector.values) }
+            if let spool { spool.append(vector.values) } else if keepsFeatures { features.append(contentsOf: vector.values) }
             pending.append(vector)
             windowCount += 1
             if pending.count == Classifier.batchSize { classifyPending() }

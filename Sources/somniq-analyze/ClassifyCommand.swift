@@ -29,7 +29,7 @@ struct ClassifyCommand: ParsableCommand {
         for (number, file) in files.enumerated() {
             Terminal.progress("[\(number + 1)/\(files.count)] \(file)")
             do {
-                let data = try analyzer.analyze(path: file)
+                let data = try analyzer.analyze(path: file, keeping: features ? .inMemory : .dropped)
                 Terminal.warnIfCutShort(data)
                 reports.append(ClassificationReport.File(data, detectionFloor: bundle.classifier.detectionFloor,
                                                         includeFeatures: features))

@@ -53,7 +53,7 @@ struct CompareCommand: ParsableCommand {
                 throw ValidationError("no recording \(recording) in \(database ?? "a database"); pass a file, or an id from --db (default somniq.sqlite)")
             }
             do {
-                let fresh = try analyzer.analyze(path: recording)
+                let fresh = try analyzer.analyze(path: recording, keeping: .dropped)
                 Terminal.warnIfCutShort(fresh)
                 data = fresh
             } catch {

@@ -93,7 +93,7 @@ struct EvaluateCommand: ParsableCommand {
         for (number, file) in files.enumerated() {
             Terminal.progress("[\(number + 1)/\(files.count)] \((file as NSString).lastPathComponent)")
             do {
-                let data = try analyzer.analyze(path: file)
+                let data = try analyzer.analyze(path: file, keeping: .dropped)
                 Terminal.warnIfCutShort(data)
                 recordings.append((data, analyzer.runProfiles(profiles, on: data)))
             } catch {

@@ -36,5 +36,12 @@ import Testing
         let highBand = FeatureID.bandRatio4kUp.index
         let measured = (0..<fromFile.windowCount).map { fromFile.features[$0 * FeatureID.count + highBand] }
         #expect(rate <= 8_000 ? measured.allSatisfy(\.isNaN) : measured.contains { $0 > 0.01 }, "the high band, where there is one")
+
+        // Commands that read only the confidences keep no feature rows (an 8-hour night's are 38 MB), and hear the same.
+        let lean = try analyzer.analyze(path: path, keeping: .dropped)
+        #expect(lean.features.isEmpty && lean.featureIDs.isEmpty && fromFile.featureIDs.count == FeatureID.count)
+        #expect(lean.windowCount == fromFile.windowCount)
+        #expect(lean.confidences.map(\.bitPattern) == fromFile.confidences.map(\.bitPattern))
+        #expect(lean.steadyBreathing == fromFile.steadyBreathing)
     }
 }
