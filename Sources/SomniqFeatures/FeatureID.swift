@@ -289,6 +289,14 @@ public enum FeatureID: String, CaseIterable, Sendable, Codable {
     /// The cepstral coefficients of the sound with the room taken off, in order.
     public static let cleanMfccs: [FeatureID] = [.cleanMfcc1, .cleanMfcc2, .cleanMfcc3, .cleanMfcc4, .cleanMfcc5, .cleanMfcc6]
 
+    /// The features a database keeps of each window: all but the spectrum's shape band by band (`melShapes`,
+    /// `melShapeSpreads`, `melShapeChanges`, `octaveFlatnesses`), which only a classifier reads; their 78 floats a window
+    /// would grow a night's database by two thirds.
+    public static let stored: [FeatureID] = {
+        let shape = Set(melShapes + melShapeSpreads + melShapeChanges + octaveFlatnesses)
+        return allCases.filter { !shape.contains($0) }
+    }()
+
     /// Position in a `FeatureVector`: the case's position in this declaration. A Swift enum without payloads
     /// is stored as its case's ordinal, so this is one load, not a hash of the name (features are read and
     /// written by ID dozens of times a window); a test checks it against `allCases` for every case.

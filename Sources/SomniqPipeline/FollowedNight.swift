@@ -114,8 +114,9 @@ public final class FollowedNight {
             path: path, container: format.container, encoding: format.encoding, sampleRate: format.sampleRate,
             channelCount: format.channelCount, frameCount: heard.frames, durationSeconds: heard.heardSeconds,
             startMilliseconds: Int64((start.timeIntervalSince1970 * 1000).rounded()), startSource: "explicit",
-            windowCount: heard.windowCount, featureIDs: FeatureID.allCases.map(\.rawValue),
-            features: Array(heard.features.dropFirst(committedWindows * FeatureID.count)), classIDs: bundle.classifier.classIDs,
+            windowCount: heard.windowCount, featureIDs: FeatureID.stored.map(\.rawValue),
+            features: Self.storedFeatures(heard.features.dropFirst(committedWindows * FeatureID.count)),
+            classIDs: bundle.classifier.classIDs,
             confidences: heard.confidences, firstFeatureWindow: committedWindows)
         data.envelope = heard.envelope
         recordingID = try store.savePartial(data, bundle: bundle, newWindows: committedWindows..<heard.windowCount,
@@ -123,6 +124,18 @@ public final class FollowedNight {
         committedWindows = heard.windowCount
         committedSeconds = heard.heardSeconds
         try notePending()
+    }
+
+    /// The rows a database keeps (`FeatureID.stored`) of whole feature rows.
+    static func storedFeatures(_ rows: ArraySlice<Float>) -> [Float] {
+        var kept: [Float] = []
+        kept.reserveCapacity(rows.count / FeatureID.count * FeatureID.stored.count)
+        var start = rows.startIndex
+        while start + FeatureID.count <= rows.endIndex {
+            for id in FeatureID.stored { kept.append(rows[start + id.index]) }
+            start += FeatureID.count
+        }
+        return kept
     }
 
     /// The file holds other audio than the night stored for it (replaced, rewritten): that night is dropped, and this

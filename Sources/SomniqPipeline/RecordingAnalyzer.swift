@@ -80,7 +80,7 @@ public struct RecordingAnalyzer: Sendable {
             path: absolutePath, container: format.container, encoding: format.encoding, sampleRate: format.sampleRate,
             channelCount: format.channelCount, frameCount: format.frameCount, durationSeconds: format.durationSeconds,
             startMilliseconds: Int64((start.date.timeIntervalSince1970 * 1000).rounded()), startSource: start.source.rawValue,
-            windowCount: accumulator.windowCount, featureIDs: keeping == .dropped ? [] : FeatureID.allCases.map(\.rawValue),
+            windowCount: accumulator.windowCount, featureIDs: keeping.featureIDs,
             features: accumulator.features, classIDs: bundle.classifier.classIDs, confidences: accumulator.confidences,
             featureSpool: accumulator.spool)
         data.undetectableClasses = accumulator.undetectableClasses
@@ -231,12 +231,14 @@ public struct RecordingAnalyzer: Sendable {
         private let classIDs: [String]
 
         private let keepsFeatures: Bool
+        /// The row a database keeps of the last window (`FeatureID.stored`), reused.
+        private var storedRow = [Float](repeating: 0, count: FeatureID.stored.count)
 
         init(analyzer: RecordingAnalyzer, sampleRate: Int, expectedWindows: Int, keeping: FeatureKeeping) {
             classifier = analyzer.classifier
             stream = FeatureStream(sampleRate: sampleRate)
             classCount = classifier.classCount
-            spool = keeping == .spooled ? FeatureSpool(width: FeatureID.count) : nil
+            spool = keeping == .spooled ? FeatureSpool(width: FeatureID.stored.count) : nil
             keepsFeatures = keeping == .inMemory
             if keepsFeatures { features.reserveCapacity(expectedWindows * FeatureID.count) }
             confidences = [Float](repeating: 0, count: expectedWindows * classCount)
@@ -272,7 +274,12 @@ public struct RecordingAnalyzer: Sendable {
         }
 
         private mutating func emit(_ vector: FeatureVector) {
-            if let spool { spool.append(vector.values) } else if keepsFeatures { features.append(contentsOf: vector.values) }
+            if let spool {
+                for (column, id) in FeatureID.stored.enumerated() { storedRow[column] = vector[id] }
+                spool.append(storedRow)
+            } else if keepsFeatures {
+                features.append(contentsOf: vector.values)
+            }
             pending.append(vector)
             windowCount += 1
             if pending.count == Classifier.batchSize { classifyPending() }

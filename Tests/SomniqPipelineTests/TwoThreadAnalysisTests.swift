@@ -43,5 +43,23 @@ import Testing
         #expect(lean.windowCount == fromFile.windowCount)
         #expect(lean.confidences.map(\.bitPattern) == fromFile.confidences.map(\.bitPattern))
         #expect(lean.steadyBreathing == fromFile.steadyBreathing)
+
+        // Headed for the database: the stored features only, the band-by-band shape left out (the classifier had it).
+        let stored = try analyzer.analyze(path: path, keeping: .spooled)
+        #expect(stored.featureIDs == FeatureID.stored.map(\.rawValue) && FeatureID.stored.count == FeatureID.count - 78)
+        #expect(stored.featureSpool?.width == FeatureID.stored.count && stored.featureSpool?.rowCount == fromFile.windowCount)
+        #expect(stored.confidences.map(\.bitPattern) == fromFile.confidences.map(\.bitPattern))
+        var rows = 0, differing = 0
+        try stored.forEachFeatureBlock { first, block in
+            let width = FeatureID.stored.count
+            for row in 0..<(block.count / width) {
+                for (column, id) in FeatureID.stored.enumerated()
+                where block[row * width + column].bitPattern != fromFile.features[(first + row) * FeatureID.count + id.index].bitPattern {
+                    differing += 1
+                }
+            }
+            rows += block.count / width
+        }
+        #expect(rows == fromFile.windowCount && differing == 0, "\(differing) stored values differ")
     }
 }
