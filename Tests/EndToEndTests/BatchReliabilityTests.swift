@@ -337,7 +337,7 @@ func shell(_ executable: String, _ arguments: String...) -> Int32 {
         _ = try Nights.copies(into: scratch.file("in"))
         let disk = scratch.file("disk")
         try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
-        #expect(shell("/bin/mount", "-t", "tmpfs", "-o", "size=2000k", "tmpfs", disk) == 0)
+        #expect(shell("/bin/mount", "-t", "tmpfs", "-o", "size=900k", "tmpfs", disk) == 0)
         defer { shell("/bin/umount", disk) }
         let db = disk + "/db.sqlite"
 
