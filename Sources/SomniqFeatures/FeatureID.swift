@@ -297,6 +297,11 @@ public enum FeatureID: String, CaseIterable, Sendable, Codable {
         return allCases.filter { !shape.contains($0) }
     }()
 
+    /// Appends the `stored` features of one whole row (`FeatureID` order) to `kept`.
+    public static func appendStored(of row: ArraySlice<Float>, to kept: inout [Float]) {
+        for id in stored { kept.append(row[row.startIndex + id.index]) }
+    }
+
     /// Position in a `FeatureVector`: the case's position in this declaration. A Swift enum without payloads
     /// is stored as its case's ordinal, so this is one load, not a hash of the name (features are read and
     /// written by ID dozens of times a window); a test checks it against `allCases` for every case.

@@ -132,7 +132,7 @@ public final class FollowedNight {
         kept.reserveCapacity(rows.count / FeatureID.count * FeatureID.stored.count)
         var start = rows.startIndex
         while start + FeatureID.count <= rows.endIndex {
-            for id in FeatureID.stored { kept.append(rows[start + id.index]) }
+            FeatureID.appendStored(of: rows[start..<(start + FeatureID.count)], to: &kept)
             start += FeatureID.count
         }
         return kept

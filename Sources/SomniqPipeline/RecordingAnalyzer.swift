@@ -275,7 +275,8 @@ public struct RecordingAnalyzer: Sendable {
 
         private mutating func emit(_ vector: FeatureVector) {
             if let spool {
-                for (column, id) in FeatureID.stored.enumerated() { storedRow[column] = vector[id] }
+                storedRow.removeAll(keepingCapacity: true)
+                FeatureID.appendStored(of: vector.values[...], to: &storedRow)
                 spool.append(storedRow)
             } else if keepsFeatures {
                 features.append(contentsOf: vector.values)
