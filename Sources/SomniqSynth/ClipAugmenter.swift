@@ -164,15 +164,31 @@ public struct Background: Sendable {
         "brown": .brownNoise, "pink": .pinkNoise, "hum": .mainsHum, "fan": .fanAndRoad, "hiss": .hiss,
     ]
 
+    /// How a recorded background fills more time than it holds.
+    public enum Extension: Sendable {
+        /// Read round and round from a place `random` picks: the fitting recipe's copies, a few seconds each (what
+        /// the shipped models were fitted with).
+        case wrapped
+        /// Stretches of it from places `random` picks, each faded into the next (`stitched(_:count:sampleRate:random:)`):
+        /// a room for minutes, with no period and no seam.
+        case stitched
+    }
+
     /// `count` samples of this background at `sampleRate`, at unit mean power, starting at a place `random` picks.
-    public func samples(count: Int, sampleRate: Int, random: inout SeededGenerator) -> [Float] {
+    public func samples(count: Int, sampleRate: Int, random: inout SeededGenerator,
+                        extension extending: Extension = .wrapped) -> [Float] {
         var output: [Float]
         switch kind {
         case .recorded(let recorded, let rate):
             let resampled = rate == sampleRate ? recorded : Resampler.convert(recorded, from: rate, to: sampleRate)
             guard !resampled.isEmpty else { return [Float](repeating: 0, count: count) }
-            let start = Int(random.unit() * Double(resampled.count))
-            output = (0..<count).map { resampled[(start + $0) % resampled.count] }
+            switch extending {
+            case .wrapped:
+                let start = Int(random.unit() * Double(resampled.count))
+                output = (0..<count).map { resampled[(start + $0) % resampled.count] }
+            case .stitched:
+                output = Self.stitched(resampled, count: count, sampleRate: sampleRate, random: &random)
+            }
         case .brownNoise:
             var level = 0.0
             output = (0..<count).map { _ in
@@ -207,6 +223,55 @@ public struct Background: Sendable {
         let power = output.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(1, output.count))
         let scale = power > 0 ? Float(1 / power.squareRoot()) : 0
         return output.map { $0 * scale }
+    }
+
+    /// How far a recording's level spreads, dB: the 10th to the 90th percentile of its 100 ms blocks' RMS levels
+    /// (0 for one shorter than two blocks). A room's tone barely moves; the devset's steady air conditioners and
+    /// engines spread 0.5-5 dB, an engine starting up within its four seconds 14 dB.
+    public static func levelSpreadDb(_ samples: [Float], sampleRate: Int) -> Double {
+        let block = max(1, sampleRate / 10)
+        guard samples.count >= 2 * block else { return 0 }
+        let levels = stride(from: 0, to: samples.count - block + 1, by: block).map { start in
+            10 * log10(max(1e-12, samples[start..<(start + block)].reduce(0.0) { $0 + Double($1) * Double($1) } / Double(block)))
+        }.sorted()
+        func percentile(_ share: Double) -> Double { levels[Int((share * Double(levels.count - 1)).rounded())] }
+        return percentile(0.9) - percentile(0.1)
+    }
+
+    /// The longest fade between two stretches of a stitched room, seconds.
+    static let stitchFadeSeconds = 0.25
+
+    /// `count` samples made of stretches of `recording`: each from a place and of a length (two fades to half the
+    /// recording) `random` picks, never running past its end, and faded into the one before over a quarter of a
+    /// second (a quarter of the recording at most) with equal power, as two unrelated stretches of a room's noise add.
+    /// A short recorded room read round and round instead repeats at its own length, with a step where its end meets
+    /// its start: an idling engine's four-second swell every four seconds is a breathing pace, and the analysis
+    /// rightly hears a rhythm there. Stretches up to the whole recording would still each hold about one swell, a
+    /// rhythm at their mean length; up to half of it, the swell comes back at no pace (`StitchedRoomTests`).
+    static func stitched(_ recording: [Float], count: Int, sampleRate: Int, random: inout SeededGenerator) -> [Float] {
+        let length = recording.count
+        let fade = max(1, min(Int(stitchFadeSeconds * Double(sampleRate)), length / 4))
+        guard length >= 4 * fade, count > 0 else {
+            return (0..<count).map { recording[$0 % length] }
+        }
+        var output: [Float] = []
+        output.reserveCapacity(count + length)
+        let shortest = 2 * fade, longest = max(2 * fade, length / 2)
+        while output.count < count {
+            let stretch = shortest + Int(random.unit() * Double(longest - shortest + 1))
+            let start = Int(random.unit() * Double(length - stretch + 1))
+            var index = start
+            if !output.isEmpty {
+                let overlap = output.count - fade
+                for step in 0..<fade {
+                    let angle = Double.pi / 2 * (Double(step) + 0.5) / Double(fade)
+                    output[overlap + step] = output[overlap + step] * Float(cos(angle)) + recording[index] * Float(sin(angle))
+                    index += 1
+                }
+            }
+            output.append(contentsOf: recording[index..<(start + stretch)])
+        }
+        return Array(output.prefix(count))
     }
 }
 

@@ -87,17 +87,31 @@ public struct DevNightBuilder {
     /// The cross-fade between the clips of a rain shower.
     static let showerFadeSeconds = 0.05
 
+    /// A recorded room whose level spreads more than this (`Background.levelSpreadDb`) is a sound, not a room: stretched
+    /// over minutes it would rise and fall at no pace, and the analysis hears sounds in it.
+    public static let steadyRoomSpreadDb = 6.0
+
     private var pools: [String: [DevNightClip]] = [:]
     private let backgrounds: [Background]
+    /// The names of the recorded rooms left out as not steady (`steadyRoomSpreadDb`), with their spread, dB.
+    public let unsteadyRooms: [(name: String, spreadDb: Double)]
     private let seed: UInt64
 
     /// - Parameters:
     ///   - clips: the held-out clips, at `sampleRate` (see `DevNightClip`).
-    ///   - backgrounds: recorded room tones to choose from beside the synthesised ones.
+    ///   - backgrounds: recorded room tones to choose from beside the synthesised ones; those that are not steady are
+    ///     left out (`unsteadyRooms`).
     public init(clips: [DevNightClip], backgrounds: [Background], sampleRate: Int = 16_000, seed: UInt64) {
         self.sampleRate = sampleRate
         self.seed = seed
-        self.backgrounds = Background.synthesised.filter { $0.kind != .mainsHum } + backgrounds
+        var steady: [Background] = [], unsteady: [(name: String, spreadDb: Double)] = []
+        for background in backgrounds {
+            guard case .recorded(let samples, let rate) = background.kind else { steady.append(background); continue }
+            let spread = Background.levelSpreadDb(samples, sampleRate: rate)
+            if spread > Self.steadyRoomSpreadDb { unsteady.append((background.name, spread)) } else { steady.append(background) }
+        }
+        unsteadyRooms = unsteady
+        self.backgrounds = Background.synthesised.filter { $0.kind != .mainsHum } + steady
         for clip in clips where !clip.samples.isEmpty {
             var key = clip.classID ?? ""
             if key == "snoring" {
@@ -127,7 +141,8 @@ public struct DevNightBuilder {
         let count = Int(seconds * Double(sampleRate))
         let background = backgrounds[Int(random.unit() * Double(backgrounds.count)) % backgrounds.count]
         let gain = Float(SoundSynthesizer.amplitude(dbfs: random.uniform(Self.backgroundLevels)))
-        var mix = background.samples(count: count, sampleRate: sampleRate, random: &random).map { $0 * gain }
+        var mix = background.samples(count: count, sampleRate: sampleRate, random: &random, extension: .stitched)
+            .map { $0 * gain }
         var night = DevNight(samples: [], sampleRate: sampleRate, events: [], snoreBouts: [], snoringRecordings: [],
                              background: background.name)
         // Each pool is drawn from in a shuffled order, so a night uses a clip at most once until the pool runs out.

@@ -332,6 +332,10 @@ struct DevNightsCommand: ParsableCommand {
         }
         try FileManager.default.createDirectory(atPath: outputDir, withIntermediateDirectories: true)
         let builder = DevNightBuilder(clips: pool, backgrounds: rooms, sampleRate: sampleRate, seed: seed)
+        for (name, spread) in builder.unsteadyRooms {
+            let spreads = String(format: "%.1f dB, more than %g", spread, DevNightBuilder.steadyRoomSpreadDb)
+            FileHandle.standardError.write(Data("\(name): not a steady room (its level spreads \(spreads)); left out of the rooms\n".utf8))
+        }
         var truth = "filename\tonset\toffset\tevent_label\n"
         var bouts = "filename\tonset\toffset\tsnores\n"
         var recordings = "filename\tonset\toffset\trecording\n"

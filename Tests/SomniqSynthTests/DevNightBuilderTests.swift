@@ -29,6 +29,26 @@ import Testing
         return 10 * log10(max(power, 1e-12))
     }
 
+    /// A recorded room that rises by 30 dB within its four seconds (an engine starting) is a sound, not a room: it is
+    /// left out, named with its spread, and no night lies on it; a steady one (noise within a decibel) is kept.
+    @Test func onlySteadyRecordingsBecomeRooms() {
+        var random = SeededGenerator(seed: 7)
+        let count = 4 * Self.rate
+        let steady = (0..<count).map { _ in Float(0.01 * random.gaussian()) }
+        let starting = (0..<count).map { index in Float(0.01 * random.gaussian() * pow(10, 1.5 * min(1, Double(index) / Double(count / 2)) - 1.5)) }
+        #expect(Background.levelSpreadDb(steady, sampleRate: Self.rate) < 1)
+        #expect(Background.levelSpreadDb(starting, sampleRate: Self.rate) > 20)
+        let rooms = [Background(name: "steady.wav", kind: .recorded(samples: steady, sampleRate: Self.rate)),
+                     Background(name: "engine-starting.wav", kind: .recorded(samples: starting, sampleRate: Self.rate))]
+        let coughs = Self.clips("cough", count: 10, seconds: 0.5) { $0.cough(levelDbfs: -20) }
+        var builder = DevNightBuilder(clips: coughs, backgrounds: rooms, sampleRate: Self.rate, seed: 3)
+        builder.minutes = 0.2...0.3
+        #expect(builder.unsteadyRooms.map(\.name) == ["engine-starting.wav"])
+        let used = Set((0..<40).map { builder.night($0).background })
+        #expect(used.contains("steady.wav"), "\(used)")
+        #expect(!used.contains("engine-starting.wav"))
+    }
+
     /// A clip's DC offset is its recorder's: it is taken off the clip, so that a night holds no step where the clip
     /// begins and ends; the sound itself is kept as it was.
     @Test func aClipComesWithoutItsRecordersOffset() {
