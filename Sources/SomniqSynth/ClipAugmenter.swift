@@ -25,6 +25,10 @@ public struct AugmentationRecipe: Sendable, Equatable {
     /// sample, as a clip cut around its sound is heard. All of them: with half, the clip card gained a little and the
     /// development nights lost (docs/classifier-history.md, "More capacity learns the sources").
     public var leadShare = 1.0
+    /// How a recorded background shorter than a copy fills it. Read round (`.wrapped`) by default, as every shipped
+    /// model was fitted: stitched (`fit --stitch-backgrounds`) is what the development nights lie on, measured as a
+    /// recipe (docs/classifier.md) and not yet taken.
+    public var backgroundExtension: Background.Extension = .wrapped
     /// Share of copies given mild reverberation, its reverberation time (s) and wet level.
     public var reverbShare = 0.5
     public var reverbSeconds: ClosedRange<Double> = 0.2...0.6
@@ -98,6 +102,7 @@ public struct AugmentationRecipe: Sendable, Equatable {
                 : leadShare > 0 ? "\(Int((leadShare * 100).rounded()))% of them after \(String(format: "%g", leadSeconds)) s of the "
                     + "background alone, the others from the clip's first sample; "
                 : "from the clip's first sample; ")
+            + (backgroundExtension == .stitched ? "a recorded background shorter than the copy stitched from stretches of it; " : "")
             + "\(Int(reverbShare * 100))% with reverberation (\(reverbSeconds.lowerBound)–\(reverbSeconds.upperBound) s, "
             + "wet \(reverbWet.lowerBound)–\(reverbWet.upperBound)); "
             + (microphoneShare > 0 ? "\(Int(microphoneShare * 100))% through \(MicrophoneResponse.summary); " : "")
@@ -293,6 +298,8 @@ public struct ClipAugmentation: Sendable, CustomStringConvertible {
     public var padding: (before: Double, after: Double) = (0, 0)
     /// A constant added to every sample, as a recorder's converter may (probes only).
     public var dcOffset: Float = 0
+    /// How a recorded background shorter than the copy fills it (the recipe's `backgroundExtension`).
+    public var backgroundExtension: Background.Extension = .wrapped
 
     /// The `copy`-th augmentation of the clip named `name`.
     public init(recipe: AugmentationRecipe, clip name: String, copy: Int, backgroundCount: Int) {
@@ -308,6 +315,7 @@ public struct ClipAugmentation: Sendable, CustomStringConvertible {
         rate = recipe.rates[min(recipe.rates.count - 1, Int(random.unit() * Double(recipe.rates.count)))]
         noiseSeed = random.next()
         leadSeconds = recipe.leadSeconds
+        backgroundExtension = recipe.backgroundExtension
         // Drawn last, and always, so that a recipe without microphones draws every other choice as before.
         let colours = random.unit() < recipe.microphoneShare
         let response = MicrophoneResponse(random: &random)
@@ -369,7 +377,8 @@ public struct ClipAugmentation: Sendable, CustomStringConvertible {
             var random = SeededGenerator(seed: noiseSeed)
             let scale = Float((Self.activePower(signal) / pow(10, snrDecibels / 10)).squareRoot())
             signal = [Float](repeating: 0, count: Int((leadSeconds * Double(sampleRate)).rounded())) + signal
-            let noise = backgrounds[background].samples(count: signal.count, sampleRate: sampleRate, random: &random)
+            let noise = backgrounds[background].samples(count: signal.count, sampleRate: sampleRate, random: &random,
+                                                          extension: backgroundExtension)
             for index in signal.indices { signal[index] += scale * noise[index] }
         }
         // The recorder's microphone hears the room and the sound together.

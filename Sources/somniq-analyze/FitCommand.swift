@@ -108,6 +108,9 @@ struct FitCommand: ParsableCommand {
                                valueName: "share"))
     var leadShare = AugmentationRecipe().leadShare
 
+    @Flag(help: "Fill a copy longer than its recorded background with stretches of it faded into each other, rather than reading it round (a short room read round repeats at its own length).")
+    var stitchBackgrounds = false
+
     @Option(help: ArgumentHelp("Seed of the augmentation.", valueName: "N"))
     var augmentSeed = AugmentationRecipe().seed
 
@@ -243,6 +246,7 @@ struct FitCommand: ParsableCommand {
             recipe.microphoneShare = microphones
             recipe.seed = augmentSeed
             recipe.leadShare = leadShare
+            if stitchBackgrounds { recipe.backgroundExtension = .stitched }
             var backgroundPool = Background.synthesised
             if let backgrounds {
                 do {

@@ -11,6 +11,31 @@ import Testing
     let clip = SoundSynthesizer(sampleRate: 16_000, seed: 9).sine(frequency: 300, seconds: 3, amplitude: 0.3).enumerated()
         .map { Float($1) * Float($0 % 4_000 < 2_000 ? 1 : 0.1) }
 
+    /// A copy over a recorded background shorter than itself: read round (the default, as every shipped model was
+    /// fitted) the room repeats at the recording's length; stitched (`fit --stitch-backgrounds`) it does not. Over an 8 s
+    /// lead of a one-second recording whose level swells, the lead's level against itself a second later.
+    @Test func aShortRecordedBackgroundIsReadRoundOrStitched() {
+        var random = SeededGenerator(seed: 21)
+        let second = (0..<16_000).map { index in Float(random.gaussian() * (0.2 + sin(Double.pi * Double(index) / 16_000))) }
+        let pool = [Background(name: "short room", kind: .recorded(samples: second, sampleRate: 16_000))]
+        func correlationAtTheRecordingsLength(_ extending: Background.Extension) -> Double {
+            var copy = ClipAugmentation(background: 0, snrDecibels: 0, leadSeconds: 8)
+            copy.backgroundExtension = extending
+            let lead = Array(copy.apply(to: clip, sampleRate: 16_000, backgrounds: pool).samples.prefix(8 * 16_000))
+            let blocks = stride(from: 0, to: lead.count - 800 + 1, by: 800).map { start in
+                lead[start..<(start + 800)].reduce(0.0) { $0 + Double($1) * Double($1) }
+            }
+            let mean = blocks.reduce(0, +) / Double(blocks.count)
+            let centred = blocks.map { $0 - mean }
+            let energy = centred.reduce(0) { $0 + $1 * $1 }
+            return zip(centred, centred.dropFirst(20)).reduce(0) { $0 + $1.0 * $1.1 } / energy  // 20 blocks of 50 ms
+        }
+        #expect(AugmentationRecipe().backgroundExtension == .wrapped)
+        let wrapped = correlationAtTheRecordingsLength(.wrapped), stitched = correlationAtTheRecordingsLength(.stitched)
+        #expect(wrapped > 0.8, "read round: \(wrapped)")
+        #expect(stitched < 0.5, "stitched: \(stitched)")
+    }
+
     @Test func copiesAreDeterministicAndDiffer() {
         var recipe = AugmentationRecipe()
         recipe.copies = 6
