@@ -289,13 +289,12 @@ public enum FeatureID: String, CaseIterable, Sendable, Codable {
     /// The cepstral coefficients of the sound with the room taken off, in order.
     public static let cleanMfccs: [FeatureID] = [.cleanMfcc1, .cleanMfcc2, .cleanMfcc3, .cleanMfcc4, .cleanMfcc5, .cleanMfcc6]
 
-    /// The features a database keeps of each window: all but the spectrum's shape band by band (`melShapes`,
-    /// `melShapeSpreads`, `melShapeChanges`, `octaveFlatnesses`), which only a classifier reads; their 78 floats a window
-    /// would grow a night's database by two thirds.
-    public static let stored: [FeatureID] = {
-        let shape = Set(melShapes + melShapeSpreads + melShapeChanges + octaveFlatnesses)
-        return allCases.filter { !shape.contains($0) }
-    }()
+    /// The spectrum's shape band by band: `melShapes`, `melShapeSpreads`, `melShapeChanges`, `octaveFlatnesses` (78).
+    public static let bandShapes = Set(melShapes + melShapeSpreads + melShapeChanges + octaveFlatnesses)
+
+    /// The features a database keeps of each window: all but the spectrum's shape band by band (`bandShapes`), which
+    /// only a classifier reads; their 78 floats a window would grow a night's database by two thirds.
+    public static let stored: [FeatureID] = allCases.filter { !bandShapes.contains($0) }
 
     /// Appends the `stored` features of one whole row (`FeatureID` order) to `kept`.
     public static func appendStored(of row: ArraySlice<Float>, to kept: inout [Float]) {

@@ -46,10 +46,18 @@ public struct ModelFitter: Sendable {
         public var softnessShare: Float = 0.05
         /// Features the trees may use: level and context features are left out, since absolute levels depend on
         /// the recorder's gain and short clips have no context; so is the alarm pattern, which a hand-written rule
-        /// reads (`always` of the smoke alarm).
+        /// reads (`always` of the smoke alarm). The spectrum's shape band by band (`FeatureID.bandShapes`) is left out
+        /// unless asked for (`fit --shape-features`, `withBandShapes`): the shipped recipe was fitted without it and
+        /// refits byte for byte, and with it it was measured and not taken (docs/classifier.md).
         public var features: [FeatureID] = FeatureID.allCases.filter {
             ![.rmsDbfs, .peakDbfs, .noiseFloorDbfs, .snrDb, .activeFraction, .breathingPeriodicity, .breathingPeriodSeconds,
-              .precedingQuietSeconds, .bandRatio4kUp, .alarmPatternCycles].contains($0)
+              .precedingQuietSeconds, .bandRatio4kUp, .alarmPatternCycles].contains($0) && !FeatureID.bandShapes.contains($0)
+        }
+
+        /// `features` with the spectrum's shape band by band added, in `FeatureID` order.
+        public static func withBandShapes(_ features: [FeatureID]) -> [FeatureID] {
+            let chosen = Set(features).union(FeatureID.bandShapes)
+            return FeatureID.allCases.filter { chosen.contains($0) }
         }
         /// Classes never fitted (their hand-written rules stay).
         public var keep: Set<String> = ["silence"]

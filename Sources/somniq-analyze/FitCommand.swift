@@ -108,6 +108,9 @@ struct FitCommand: ParsableCommand {
                                valueName: "share"))
     var leadShare = AugmentationRecipe().leadShare
 
+    @Flag(help: "Let the trees test the spectrum's shape band by band (mel_shape_*, mel_shape_std_*, mel_shape_delta_*, octave_flatness_*), which the shipped recipe leaves out.")
+    var shapeFeatures = false
+
     @Flag(help: "Fill a copy longer than its recorded background with stretches of it faded into each other, rather than reading it round (a short room read round repeats at its own length).")
     var stitchBackgrounds = false
 
@@ -169,20 +172,22 @@ struct FitCommand: ParsableCommand {
         if holdoutList != nil, holdoutFold == nil, holdoutSource == nil {
             throw ValidationError("--holdout-list needs --holdout-fold or --holdout-source")
         }
-        _ = try Self.fittedFeatures(leavingOut: leaveOutFeature)
+        _ = try Self.fittedFeatures(leavingOut: leaveOutFeature, bandShapes: shapeFeatures)
     }
 
-    /// The features the trees may test: the fitter's own choice less those `--leave-out-feature` names.
-    static func fittedFeatures(leavingOut names: [String]) throws -> [FeatureID] {
-        let fittable = ModelFitter.Options().features
+    /// The features the trees may test: the fitter's own choice (with the band shapes where asked) less those
+    /// `--leave-out-feature` names.
+    static func fittedFeatures(leavingOut names: [String], bandShapes: Bool = false) throws -> [FeatureID] {
+        let chosen = ModelFitter.Options().features
+        let fittable = bandShapes ? ModelFitter.Options.withBandShapes(chosen) : chosen
         for name in names {
             guard let feature = FeatureID(rawValue: name) else {
                 throw ValidationError("--leave-out-feature \(name): no such feature; the names are those of classify --features "
                                       + "(e.g. mfcc_7, spectral_flatness)")
             }
             guard fittable.contains(feature) else {
-                throw ValidationError("--leave-out-feature \(name): the trees never test it (levels and a window's context are "
-                                      + "left out already)")
+                throw ValidationError("--leave-out-feature \(name): the trees never test it (levels and the alarm pattern are "
+                                      + "left out, and the band shapes without --shape-features)")
             }
         }
         let kept = fittable.filter { !names.contains($0.rawValue) }
@@ -275,7 +280,7 @@ struct FitCommand: ParsableCommand {
         options.minExamples = minExamples
         options.sourceBalance = sourceBalance
         options.noneWeight = noneWeight
-        options.features = try Self.fittedFeatures(leavingOut: leaveOutFeature)
+        options.features = try Self.fittedFeatures(leavingOut: leaveOutFeature, bandShapes: shapeFeatures)
         if !backstop.isEmpty { options.backstops = Set(backstop) }
         let fitter = ModelFitter(options: options)
         var scoresText = ""

@@ -220,3 +220,20 @@ let baseModel = ClassifierModel(name: "base", version: "1", classes: [
         #expect(FitDataset.activeWindows(levels: [-120, -120]) == [true, false], "a silent clip keeps one window")
     }
 }
+
+/// The features the trees may test: the shipped recipe leaves the spectrum's shape band by band out (so that it
+/// refits byte for byte, as it was fitted before those features existed); `fit --shape-features` adds all 78 back,
+/// in the order a feature row holds them, and nothing else.
+@Suite struct FittedFeatureTests {
+    @Test func theBandShapesAreLeftOutUnlessAskedFor() {
+        let chosen = ModelFitter.Options().features
+        #expect(FeatureID.bandShapes.count == 78)
+        #expect(chosen.allSatisfy { !FeatureID.bandShapes.contains($0) })
+        #expect(chosen.contains(.mfcc3) && chosen.contains(.contextCrestMean) && !chosen.contains(.rmsDbfs))
+        let widened = ModelFitter.Options.withBandShapes(chosen)
+        #expect(widened.count == chosen.count + 78)
+        #expect(Set(widened).subtracting(chosen) == FeatureID.bandShapes)
+        #expect(widened.map(\.index) == widened.map(\.index).sorted())
+        #expect(ModelFitter.Options.withBandShapes(widened) == widened)
+    }
+}
