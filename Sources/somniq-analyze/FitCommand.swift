@@ -186,8 +186,9 @@ struct FitCommand: ParsableCommand {
                                       + "(e.g. mfcc_7, spectral_flatness)")
             }
             guard fittable.contains(feature) else {
-                throw ValidationError("--leave-out-feature \(name): the trees never test it (levels and the alarm pattern are "
-                                      + "left out, and the band shapes without --shape-features)")
+                throw ValidationError("--leave-out-feature \(name): the trees never test it (levels, the breathing rhythm, the "
+                                      + "quiet before, the share above 4 kHz and the alarm pattern are left out, and the band "
+                                      + "shapes without --shape-features)")
             }
         }
         let kept = fittable.filter { !names.contains($0.rawValue) }

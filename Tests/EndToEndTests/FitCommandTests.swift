@@ -261,6 +261,17 @@ import Testing
         #expect(unknown.status == 64 && unknown.stderr.contains("--leave-out-feature mfcc_13: no such feature"), "\(unknown.stderr)")
         let level = try CommandRunner.run(common + ["--out", scratch.file("x"), "--leave-out-feature", "rms_dbfs"])
         #expect(level.status == 64 && level.stderr.contains("the trees never test it"), "\(level.stderr)")
+        // The band shapes are left out unless asked for: leaving one out is then a usage error, and with
+        // --shape-features a choice.
+        let shape = try CommandRunner.run(common + ["--out", scratch.file("x"), "--leave-out-feature", "mel_shape_3"])
+        #expect(shape.status == 64 && shape.stderr.contains("without --shape-features"), "\(shape.stderr)")
+        #expect(free.keys.allSatisfy { !$0.hasPrefix("mel_shape") && !$0.hasPrefix("octave_flatness") }, "\(free.keys.sorted())")
+        let shaped = try CommandRunner.run(common + ["--out", scratch.file("shaped"), "--shape-features",
+                                                    "--leave-out-feature", "mel_shape_3"])
+        #expect(shaped.status == 0, "\(shaped.stderr)")
+        #expect(try testedFeatures(scratch.file("shaped"))["mel_shape_3"] == nil)
+        let shapedReadme = try String(contentsOfFile: scratch.file("shaped/README.md"), encoding: .utf8)
+        #expect(shapedReadme.contains("--shape-features"))
     }
 
     /// `--holdout-source` fits without one corpus of a manifest and lists its clips, as leaving that source out does.
