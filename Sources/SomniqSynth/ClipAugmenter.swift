@@ -236,11 +236,21 @@ public struct Background: Sendable {
     public static func levelSpreadDb(_ samples: [Float], sampleRate: Int) -> Double {
         let block = max(1, sampleRate / 10)
         guard samples.count >= 2 * block else { return 0 }
-        let levels = stride(from: 0, to: samples.count - block + 1, by: block).map { start in
-            10 * log10(max(1e-12, samples[start..<(start + block)].reduce(0.0) { $0 + Double($1) * Double($1) } / Double(block)))
-        }.sorted()
-        func percentile(_ share: Double) -> Double { levels[Int((share * Double(levels.count - 1)).rounded())] }
+        let levels = blockLevelsDb(samples, block: block, partialLast: false).sorted()
+        func percentile(_ share: Double) -> Double { Double(levels[Int((share * Double(levels.count - 1)).rounded())]) }
         return percentile(0.9) - percentile(0.1)
+    }
+
+    /// The RMS level of each `block` samples of `samples`, dB (floored at -120); with `partialLast`, of the shorter
+    /// block at the end too.
+    static func blockLevelsDb(_ samples: [Float], block: Int, partialLast: Bool) -> [Float] {
+        let end = partialLast ? samples.count : samples.count - block + 1
+        return stride(from: 0, to: max(0, end), by: block).map { start -> Float in
+            let stop = min(samples.count, start + block)
+            var sum: Float = 0
+            for index in start..<stop { sum += samples[index] * samples[index] }
+            return 10 * log10(max(sum / Float(stop - start), 1e-12))
+        }
     }
 
     /// The longest fade between two stretches of a stitched room, seconds.

@@ -52,12 +52,7 @@ public struct DevNightClip: Sendable {
         let mean = Float(resampled.reduce(0.0) { $0 + Double($1) } / Double(max(1, resampled.count)))
         for index in resampled.indices { resampled[index] -= mean }
         let block = max(1, nightRate / 100)
-        let levels = stride(from: 0, to: resampled.count, by: block).map { start -> Float in
-            let end = min(resampled.count, start + block)
-            var sum: Float = 0
-            for index in start..<end { sum += resampled[index] * resampled[index] }
-            return 10 * log10(max(sum / Float(end - start), 1e-12))
-        }
+        let levels = Background.blockLevelsDb(resampled, block: block, partialLast: true)
         let loudest = levels.max() ?? -120
         let first = levels.firstIndex { $0 >= loudest - 25 } ?? 0
         let last = levels.lastIndex { $0 >= loudest - 25 } ?? 0
