@@ -234,52 +234,98 @@ public final class Resampler {
         outputCount = last
     }
 
+    /// Outputs `outputCount ..< limit`, as many as the input held allows. Each output's place in the input is
+    /// stepped from the last one's (`Position`), not divided out afresh, and the outputs are written in place: per
+    /// output, only its dot product is left.
     private func produceGeneral(upTo limit: Int64, available: Int64) {
         let taps = tapsPerPhase
+        // No output past this one can be made: its place alone reaches beyond the input held.
+        let reachable = (available + 1) * outputStep / inputStep + 1
+        let room = Int(max(0, min(limit, reachable) - outputCount))
+        guard room > 0 else { return }
+        let start = output.count
+        output.append(contentsOf: repeatElement(0, count: room))
+        var made = 0
+        var position = Position(output: outputCount, inputStep: inputStep, outputStep: outputStep)
         pending.withUnsafeBufferPointer { input in
             coefficients.withUnsafeBufferPointer { table in
-                let x = input.baseAddress!, h = table.baseAddress!
-                // Four outputs at a time where all four can be made: their sums are independent, so the processor
-                // runs them side by side, and each is summed in the same order as alone (the same bits).
-                while outputCount + 3 < limit {
-                    let a = tap(outputCount), b = tap(outputCount + 1), c = tap(outputCount + 2), d = tap(outputCount + 3)
-                    guard d.end <= available else { break }
-                    // At a whole ratio (16 or 48 kHz to 8 kHz) every output has phase 0: the same coefficient
-                    // pointer four times, whose loads the compiler makes once for the four.
-                    let sums = phaseCount == 1
-                        ? Self.dot4(x + a.first, h, x + b.first, h, x + c.first, h, x + d.first, h, count: taps)
-                        : Self.dot4(x + a.first, h + a.phase * taps, x + b.first, h + b.phase * taps,
-                                    x + c.first, h + c.phase * taps, x + d.first, h + d.phase * taps, count: taps)
-                    output.append(sums.0)
-                    output.append(sums.1)
-                    output.append(sums.2)
-                    output.append(sums.3)
-                    outputCount += 4
-                }
-                while outputCount < limit {
-                    let next = tap(outputCount)
-                    guard next.end <= available else { break }
-                    output.append(Self.dot(x + next.first, h + next.phase * taps, count: taps))
-                    outputCount += 1
+                output.withUnsafeMutableBufferPointer { out in
+                    let x = input.baseAddress!, h = table.baseAddress!, y = out.baseAddress! + start
+                    // Four outputs at a time where all four can be made: their sums are independent, so the processor
+                    // runs them side by side, and each is summed in the same order as alone (the same bits).
+                    while made + 4 <= room {
+                        var next = position
+                        let a = tap(next), b = tap(next.advanced()), c = tap(next.advanced()), d = tap(next.advanced())
+                        guard d.end <= available else { break }
+                        // At a whole ratio (16 or 48 kHz to 8 kHz) every output has phase 0: the same coefficient
+                        // pointer four times, whose loads the compiler makes once for the four.
+                        let sums = phaseCount == 1
+                            ? Self.dot4(x + a.first, h, x + b.first, h, x + c.first, h, x + d.first, h, count: taps)
+                            : Self.dot4(x + a.first, h + a.phase * taps, x + b.first, h + b.phase * taps,
+                                        x + c.first, h + c.phase * taps, x + d.first, h + d.phase * taps, count: taps)
+                        (y[made], y[made + 1], y[made + 2], y[made + 3]) = sums
+                        made += 4
+                        next.advance()
+                        position = next
+                    }
+                    while made < room {
+                        let next = tap(position)
+                        guard next.end <= available else { break }
+                        y[made] = Self.dot(x + next.first, h + next.phase * taps, count: taps)
+                        made += 1
+                        position.advance()
+                    }
                 }
             }
         }
+        output.removeLast(room - made)
+        outputCount += Int64(made)
     }
 
-    /// Where output `n`'s dot product reads: its first sample's index in `pending`, its phase, and one past the
-    /// last input position it reads (the padding's too).
+    /// Output `n`'s place in the input, `n · inputStep / outputStep = whole + remainder / outputStep` input samples,
+    /// stepped from output to output.
+    private struct Position {
+        var whole: Int64, remainder: Int64
+        let wholeStep: Int64, remainderStep: Int64, outputStep: Int64
+
+        init(output n: Int64, inputStep: Int64, outputStep: Int64) {
+            whole = n * inputStep / outputStep
+            remainder = n * inputStep - whole * outputStep
+            wholeStep = inputStep / outputStep
+            remainderStep = inputStep % outputStep
+            self.outputStep = outputStep
+        }
+
+        @inline(__always)
+        mutating func advance() {
+            whole += wholeStep
+            remainder += remainderStep
+            if remainder >= outputStep {
+                remainder -= outputStep
+                whole += 1
+            }
+        }
+
+        /// Steps to the next output and returns its place.
+        @inline(__always)
+        mutating func advanced() -> Position {
+            advance()
+            return self
+        }
+    }
+
+    /// Where the output at `position` reads: its first sample's index in `pending`, its phase, and one past the last
+    /// input position it reads (the padding's too).
     @inline(__always)
-    private func tap(_ n: Int64) -> (first: Int, phase: Int, end: Int64) {
-        // Position n·inputRate/outputRate = whole + remainder/outputStep, in input samples.
-        let numerator = n * inputStep
-        var whole = numerator / outputStep
-        var phase: Int
-        let remainder = numerator - whole * outputStep
+    private func tap(_ position: Position) -> (first: Int, phase: Int, end: Int64) {
+        var whole = position.whole
+        let phase: Int
         if exactPhases {
-            phase = Int(remainder)
+            phase = Int(position.remainder)
         } else {
-            phase = Int((remainder * Int64(phaseCount) * 2 + outputStep) / (2 * outputStep))
-            if phase == phaseCount { phase = 0; whole += 1 }
+            let rounded = Int((position.remainder * Int64(phaseCount) * 2 + outputStep) / (2 * outputStep))
+            phase = rounded == phaseCount ? 0 : rounded
+            if rounded == phaseCount { whole += 1 }
         }
         let start = whole - Int64(halfWidth) + 1
         return (Int(start - pendingStart), phase, start + Int64(tapsPerPhase))
