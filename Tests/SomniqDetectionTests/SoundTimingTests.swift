@@ -27,6 +27,32 @@ import Testing
         #expect(background.ceiling(seconds: 20.5) == background.ceiling(seconds: 10), "a one-second sound does not lift it")
     }
 
+    /// The room's level per second is the lower quartile, over the minute around it, of each second's quiet tenth. Kept
+    /// sorted as the minute slides, it is exactly what sorting each minute afresh gives: over a room that drifts, jumps
+    /// and repeats levels (the envelope holds them quantised, so many are equal), and over one shorter than a minute.
+    @Test(arguments: [45, 600])
+    func theSlidingMinuteGivesWhatSortingEachMinuteGives(seconds: Int) {
+        var state: UInt32 = 7
+        var envelope = LevelEnvelope()
+        for index in 0..<(seconds * 100) {
+            state = state &* 1_664_525 &+ 1_013_904_223
+            let drift = Float((index / 500) % 40) - 70, jump: Float = (index / 1_700) % 3 == 1 ? 25 : 0
+            envelope.append(dbfs: drift + jump + Float(state >> 28))
+        }
+        let quiet = (0..<seconds).map { second -> Float in
+            let levels = (second * 100..<(second + 1) * 100).map { envelope[$0] }.sorted()
+            return levels[Int(Double(levels.count - 1) * BackgroundLevel.quietShare)]
+        }
+        let expected = quiet.indices.map { second -> Float in
+            let span = BackgroundLevel.spanSeconds
+            let minute = quiet[max(0, second - span)..<min(quiet.count, second + span + 1)].sorted()
+            return minute[(minute.count - 1) / 4]
+        }
+        let background = BackgroundLevel(envelope: envelope)
+        #expect(background.perSecond == expected)
+        #expect(Set(expected).count >= 5, "the room's level moves")
+    }
+
     /// A recording that is mostly one sound, a snore a breath for a minute (2 s of snore every 3 s over a steady room):
     /// every second holds some snore, two in three mostly snore, but the flicker is read from the room's lower half,
     /// so it stays the steady room's, and each snore is timed from its own edges.
