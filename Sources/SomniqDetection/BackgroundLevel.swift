@@ -24,20 +24,31 @@ public struct BackgroundLevel: Sendable {
         let seconds = (envelope.count + perSecondBlocks - 1) / perSecondBlocks
         var quiet = [Float](repeating: 0, count: seconds)
         var typical = [Float](repeating: 0, count: seconds)
-        var scratch: [Float] = []
+        // The envelope's levels are one-byte codes in the order of their levels: a second's quiet tenth and median are
+        // read off a count of its codes, as sorting its blocks would give them.
+        var counts = [Int](repeating: 0, count: 256)
         for second in 0..<seconds {
-            scratch.removeAll(keepingCapacity: true)
-            for index in (second * perSecondBlocks)..<min(envelope.count, (second + 1) * perSecondBlocks) {
-                scratch.append(envelope[index])
-            }
-            scratch.sort()
-            quiet[second] = scratch[Int(Double(scratch.count - 1) * Self.quietShare)]
-            typical[second] = scratch[Int(Double(scratch.count - 1) * Self.typicalShare)]
+            let blocks = (second * perSecondBlocks)..<min(envelope.count, (second + 1) * perSecondBlocks)
+            for index in blocks { counts[Int(envelope.codes[index])] += 1 }
+            quiet[second] = Self.level(ofRank: Int(Double(blocks.count - 1) * Self.quietShare), counts: counts)
+            typical[second] = Self.level(ofRank: Int(Double(blocks.count - 1) * Self.typicalShare), counts: counts)
+            for index in blocks { counts[Int(envelope.codes[index])] = 0 }
         }
+        var scratch: [Float] = []
         perSecond = Self.lowerQuartileAround(quiet, scratch: &scratch)
         ceilingPerSecond = zip(Self.lowerQuartileAround(typical, scratch: &scratch), perSecond).map { median, floor in
             floor + 2 * max(0, median - floor)
         }
+    }
+
+    /// The level of the code at `rank` (0 the lowest) among those `counts` holds, dBFS.
+    private static func level(ofRank rank: Int, counts: [Int]) -> Float {
+        var below = 0
+        for code in counts.indices {
+            below += counts[code]
+            if below > rank { return LevelEnvelope.dbfs(code: UInt8(code)) }
+        }
+        preconditionFailure("rank \(rank) is beyond the \(below) levels counted")
     }
 
     /// Per second, the lower quartile of `values` over the minute around it: what the room holds to while sounds

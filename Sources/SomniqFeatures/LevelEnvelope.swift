@@ -16,7 +16,10 @@ public struct LevelEnvelope: Equatable, Sendable {
     public var isEmpty: Bool { codes.isEmpty }
 
     /// Level of 10 ms block `index`, dBFS.
-    public subscript(index: Int) -> Float { Float(codes[index]) / 2 + Self.floorDbfs }
+    public subscript(index: Int) -> Float { Self.dbfs(code: codes[index]) }
+
+    /// The level a code stands for, dBFS (codes are in the order of their levels).
+    public static func dbfs(code: UInt8) -> Float { Float(code) / 2 + floorDbfs }
 
     /// Start of block `index`, seconds from the recording's start.
     public static func seconds(_ index: Int) -> Double { Double(index) * secondsPerValue }

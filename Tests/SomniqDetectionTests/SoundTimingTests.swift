@@ -27,30 +27,39 @@ import Testing
         #expect(background.ceiling(seconds: 20.5) == background.ceiling(seconds: 10), "a one-second sound does not lift it")
     }
 
-    /// The room's level per second is the lower quartile, over the minute around it, of each second's quiet tenth. Kept
-    /// sorted as the minute slides, it is exactly what sorting each minute afresh gives: over a room that drifts, jumps
-    /// and repeats levels (the envelope holds them quantised, so many are equal), and over one shorter than a minute.
+    /// The room's level per second is the lower quartile, over the minute around it, of each second's quiet tenth, and
+    /// the top of its flicker is read the same way from each second's median. Read from a count of the envelope's level
+    /// codes and a minute kept sorted as it slides, both are exactly what sorting each second's blocks and each minute
+    /// afresh gives: over a room that drifts, jumps and repeats levels (the envelope holds them quantised, so many are
+    /// equal), and over one shorter than a minute.
     @Test(arguments: [45, 600])
     func theSlidingMinuteGivesWhatSortingEachMinuteGives(seconds: Int) {
         var state: UInt32 = 7
         var envelope = LevelEnvelope()
-        for index in 0..<(seconds * 100) {
+        for index in 0..<(seconds * 100 - 37) {
             state = state &* 1_664_525 &+ 1_013_904_223
             let drift = Float((index / 500) % 40) - 70, jump: Float = (index / 1_700) % 3 == 1 ? 25 : 0
             envelope.append(dbfs: drift + jump + Float(state >> 28))
         }
-        let quiet = (0..<seconds).map { second -> Float in
-            let levels = (second * 100..<(second + 1) * 100).map { envelope[$0] }.sorted()
-            return levels[Int(Double(levels.count - 1) * BackgroundLevel.quietShare)]
+        func perSecond(_ share: Double) -> [Float] {
+            (0..<seconds).map { second -> Float in
+                let levels = (second * 100..<min(envelope.count, (second + 1) * 100)).map { envelope[$0] }.sorted()
+                return levels[Int(Double(levels.count - 1) * share)]
+            }
         }
-        let expected = quiet.indices.map { second -> Float in
-            let span = BackgroundLevel.spanSeconds
-            let minute = quiet[max(0, second - span)..<min(quiet.count, second + span + 1)].sorted()
-            return minute[(minute.count - 1) / 4]
+        func lowerQuartileAround(_ values: [Float]) -> [Float] {
+            values.indices.map { second -> Float in
+                let span = BackgroundLevel.spanSeconds
+                let minute = values[max(0, second - span)..<min(values.count, second + span + 1)].sorted()
+                return minute[(minute.count - 1) / 4]
+            }
         }
+        let floor = lowerQuartileAround(perSecond(BackgroundLevel.quietShare))
+        let typical = lowerQuartileAround(perSecond(BackgroundLevel.typicalShare))
         let background = BackgroundLevel(envelope: envelope)
-        #expect(background.perSecond == expected)
-        #expect(Set(expected).count >= 5, "the room's level moves")
+        #expect(background.perSecond == floor)
+        #expect(background.ceilingPerSecond == zip(typical, floor).map { $1 + 2 * max(0, $0 - $1) })
+        #expect(Set(floor).count >= 5, "the room's level moves")
     }
 
     /// A recording that is mostly one sound, a snore a breath for a minute (2 s of snore every 3 s over a steady room):
