@@ -175,7 +175,7 @@ public final class BatchAnalyzer: @unchecked Sendable {
                 data = try analyzer.analyze(path: path, explicitStart: start(of: path), isCancelled: { [self] in isCancelled },
                                             progress: { [self] decoded, duration in
                                                 lock.withLock { inFlight[index] = (decoded, duration) }
-                                            }, keeping: .spooled)
+                                            }, keeping: .spooled, timed: false)
             } catch {
                 if case .interrupted = error { return nil }
                 try store.saveFailure(filePath: path, code: error.code, message: error.reason)
@@ -195,14 +195,24 @@ public final class BatchAnalyzer: @unchecked Sendable {
                 try store.saveFailure(filePath: path, code: error.code, message: error.reason)
                 return .failed(path: path, code: error.code, reason: error.reason + " (the earlier analysis of this file is kept)")
             }
-            let results = analyzer.runProfiles(profiles, on: data)
-            if isCancelled { return nil }
-            let profilesFor = { (names: [String]) in
-                self.analyzer.runProfiles(names.compactMap { self.analyzer.bundle.profiles.profile(named: $0) }, on: data)
+            // The recording's timeline and its profiles are worked out on a thread of their own while the store writes
+            // the window rows, the longest part of saving (the same values: each is a function of the windows alone).
+            let completed = BackgroundValue { [analyzer, profiles, data] in
+                var timed = data
+                timed.timeline = analyzer.timeline(envelope: data.envelope, confidences: data.confidences, windowCount: data.windowCount)
+                return (data: timed, results: analyzer.runProfiles(profiles, on: timed))
             }
-            switch try store.save(data, bundle: analyzer.bundle, results: results, replacing: reanalyze, profilesFor: profilesFor) {
+            if isCancelled {
+                _ = completed.value
+                return nil
+            }
+            let profilesFor = { (names: [String]) in
+                self.analyzer.runProfiles(names.compactMap { self.analyzer.bundle.profiles.profile(named: $0) }, on: completed.value.data)
+            }
+            switch try store.save(data, bundle: analyzer.bundle, profiles: profiles.map(\.name), completion: { completed.value },
+                                  replacing: reanalyze, profilesFor: profilesFor) {
             case .stored:
-                return .analysed(data, results)
+                return .analysed(completed.value.data, completed.value.results)
             case .alreadyStored(let id, let previousPath):
                 let reason = previousPath == path ? "already analysed" : "same audio as \(previousPath), already analysed"
                 lock.withLock { progress.audioSecondsHandled += data.durationSeconds }

@@ -27,9 +27,11 @@ public struct RecordingAnalyzer: Sendable {
     ///   - isCancelled: asked every few seconds of audio; when it says yes, decoding stops with `.interrupted`.
     ///   - progress: called after every minute of audio decoded, with the seconds decoded and the file's duration.
     ///   - keeping: where the windows' feature rows go (`FeatureKeeping`): memory, a temporary file, or nowhere.
+    ///   - timed: whether to find the recording's events and episode timing (`RecordingData.timeline`) now; without,
+    ///     the caller does (`timeline(envelope:confidences:windowCount:)`), perhaps on another thread.
     public func analyze(path: String, explicitStart: Date? = nil, isCancelled: (() -> Bool)? = nil,
                         progress: ((_ decodedSeconds: Double, _ durationSeconds: Double) -> Void)? = nil,
-                        keeping: FeatureKeeping = .inMemory) throws(AudioFileError) -> RecordingData {
+                        keeping: FeatureKeeping = .inMemory, timed: Bool = true) throws(AudioFileError) -> RecordingData {
         let absolutePath = URL(fileURLWithPath: path).standardizedFileURL.path
         // The file's identity (size, modification time) before and after reading: what is stored describes the audio
         // read, and a file rewritten meanwhile (its old audio's hash with its new time) would read as done ever after.
@@ -85,7 +87,7 @@ public struct RecordingAnalyzer: Sendable {
             featureSpool: accumulator.spool)
         data.undetectableClasses = accumulator.undetectableClasses
         data.envelope = accumulator.stream.envelope
-        data.timeline = timeline(envelope: data.envelope, confidences: data.confidences, windowCount: data.windowCount)
+        if timed { data.timeline = timeline(envelope: data.envelope, confidences: data.confidences, windowCount: data.windowCount) }
         data.steadyBreathing = accumulator.steadyBreathing
         data.contentSHA256 = reader.contentSHA256
         data.declaredFrameCount = reader.declaredFrameCount

@@ -245,12 +245,24 @@ public final class AnalysisStore: Sendable {
     ///   and kept beside its own, so that two runs replacing one recording lose neither's profiles.
     public func save(_ data: RecordingData, bundle: ModelBundle, results: [ProfileResult], replacing: Bool = false,
                      analyzedAt: Date = Date(), profilesFor: ([String]) -> [ProfileResult] = { _ in [] }) throws(StoreError) -> SaveOutcome {
+        try save(data, bundle: bundle, profiles: results.map(\.profile), completion: { (data, results) }, replacing: replacing,
+                 analyzedAt: analyzedAt, profilesFor: profilesFor)
+    }
+
+    /// Stores one analysed recording as `save(_:bundle:results:)` does, asking for what is read last only once the
+    /// window rows are written: `completion` gives the recording with its timeline (`RecordingData.timeline`) and the
+    /// results of `profiles`, which may meanwhile be computed on another thread.
+    @discardableResult
+    public func save(_ data: RecordingData, bundle: ModelBundle, profiles: [String],
+                     completion: () -> (data: RecordingData, results: [ProfileResult]), replacing: Bool = false,
+                     analyzedAt: Date = Date(), profilesFor: ([String]) -> [ProfileResult] = { _ in [] }) throws(StoreError) -> SaveOutcome {
         do {
             return try writer.write { db in
                 var replacedProfiles: Set<String> = []
                 if let hash = data.contentSHA256, let existing = try Self.analysis(db, contentSHA256: hash) {
                     if existing.modelTag == bundle.versionTag, !replacing {
                         try Self.relocate(db, id: existing.id, data: data)
+                        let (data, results) = completion()
                         let missing = results.filter { !existing.profiles.contains($0.profile) }
                         for result in missing { try insertProfileResult(db, result, data: data, recordingID: existing.id) }
                         return .alreadyStored(existing.id, previousPath: existing.path)
@@ -270,11 +282,8 @@ public final class AnalysisStore: Sendable {
                     WHERE path = ? AND content_sha256 IS NOT NULL AND file_size = ? AND file_mtime = ?
                     """, arguments: [data.path, data.fileSize, data.fileModified])
                 try db.execute(sql: "DELETE FROM recordings WHERE path = ?", arguments: [data.path])
-                let own = Set(results.map(\.profile))
+                let own = Set(profiles)
                 let order = bundle.profiles.profileNames
-                let kept = profilesFor(order.filter { replacedProfiles.contains($0) && !own.contains($0) })
-                let results = kept.isEmpty ? results : (results + kept)
-                    .sorted { (order.firstIndex(of: $0.profile) ?? order.count) < (order.firstIndex(of: $1.profile) ?? order.count) }
                 let recordingID = try insertRecording(db, data, bundle: bundle, analyzedAt: analyzedAt)
                 if let hash = data.contentSHA256 {
                     for previous in previousHashes where previous != hash {
@@ -285,6 +294,10 @@ public final class AnalysisStore: Sendable {
                 }
                 try Self.recordLocation(db, id: recordingID, data: data)
                 try insertWindows(db, data, recordingID: recordingID, detectionFloor: bundle.classifier.detectionFloor)
+                let (data, ownResults) = completion()
+                let kept = profilesFor(order.filter { replacedProfiles.contains($0) && !own.contains($0) })
+                let results = kept.isEmpty ? ownResults : (ownResults + kept)
+                    .sorted { (order.firstIndex(of: $0.profile) ?? order.count) < (order.firstIndex(of: $1.profile) ?? order.count) }
                 try insertTimeline(db, data, recordingID: recordingID)
                 if let summary = NightSummary(data) { try Self.insertNightSummary(db, summary, recordingID: recordingID) }
                 for result in results {

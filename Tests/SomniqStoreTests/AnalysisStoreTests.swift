@@ -1,5 +1,6 @@
 import Foundation
 import SomniqDetection
+import SomniqFeatures
 import SomniqModel
 import SomniqStore
 import Testing
@@ -71,6 +72,34 @@ func results(for data: RecordingData) -> [ProfileResult] {
         let balanced = episodes.first { $0.profile == "balanced" }!
         #expect(balanced.startUTC == UTCTimestamp.format(milliseconds: 1_795_302_000_000 + Int64(balanced.startOffsetSeconds * 1000)))
         #expect(balanced.endOffsetSeconds <= 10.25)
+    }
+
+    /// The batch works out a recording's timeline and profiles while the store writes its windows: what the store keeps
+    /// of them is what `completion` gives, not the recording it began with (which has no timeline yet).
+    @Test func aDeferredSaveKeepsWhatItsCompletionGives() throws {
+        let store = try AnalysisStore.inMemory()
+        let early = sampleData()
+        var timed = early
+        var envelope = LevelEnvelope()
+        for _ in 0..<1_025 { envelope.append(dbfs: -60) }
+        timed.envelope = envelope
+        timed.timeline = RecordingTimeline(envelope: envelope, model: storeModelBundle.classifier, confidences: timed.confidences,
+                                           windowCount: timed.windowCount)
+        let profileResults = results(for: timed)
+        var asked = 0
+        let id = try store.save(early, bundle: storeModelBundle, profiles: profileResults.map(\.profile), completion: {
+            asked += 1
+            return (timed, profileResults)
+        }).recordingID
+        #expect(asked >= 1)
+        #expect(try store.count("windows", recordingID: id) == 20)
+        #expect(try store.count("profile_runs", recordingID: id) == 5)
+        #expect(try store.count("episodes", recordingID: id) == profileResults.map(\.episodes.count).reduce(0, +))
+        #expect(try store.nightSummary(recordingID: id) != nil, "the night summary is read from the completed timeline")
+
+        let plain = try AnalysisStore.inMemory()
+        let plainID = try plain.save(early, bundle: storeModelBundle, results: profileResults).recordingID
+        #expect(try plain.nightSummary(recordingID: plainID) == nil, "without a timeline there is no night summary")
     }
 
     @Test func reanalysingAPathReplacesItsRows() throws {
