@@ -42,6 +42,13 @@ public struct ModelFitter: Sendable {
         /// among the rest of each class than another clip of the rest, before the rest is balanced against the class: what
         /// a class learns it is not. 1: as much.
         public var noneWeight = 1.0
+        /// How much an augmented copy weighs beside the recorded clip it was made from (on either side of a class): 1, as
+        /// much; 1/N with N copies a clip, all of them together as much as the clip. The copies teach other rooms,
+        /// levels and microphones, and the clip what the sound is.
+        public var copyWeight = 1.0
+        /// Whether a boosted class's calibration is fitted on the held-out scores of the recorded clips alone, the
+        /// augmented copies left out (by default every clip and copy weighs the same).
+        public var calibrateOnRecorded = false
         /// A condition's softness, as a share of its feature's interquartile range.
         public var softnessShare: Float = 0.05
         /// Features the trees may use: level and context features are left out, since absolute levels depend on
@@ -158,7 +165,8 @@ public struct ModelFitter: Sendable {
             let parts: Int
             switch options.method {
             case .tree:
-                let weights = balancedWeights(labels: labels, clips: rowClip, sources: sources, noneOfOurs: noneOfOurs)
+                let weights = balancedWeights(labels: labels, clips: rowClip, sources: sources, noneOfOurs: noneOfOurs,
+                                              copies: copies(dataset))
                 let tree = DecisionTree(samples: rows, labels: labels, weights: weights,
                                         features: options.features.map(\.index), maxDepth: options.maxDepth,
                                         minLeafWeight: options.minLeafShare * weights.reduce(0, +))
@@ -248,7 +256,7 @@ public struct ModelFitter: Sendable {
         let features = options.features.map(\.index)
         let boosted = GradientBoosting(table: tables?.all ?? BinnedTable(samples: rows, features: features, bins: boosting.bins),
                                        labels: labels, weights: balancedWeights(labels: labels, clips: rowClip, sources: sources,
-                                                                                noneOfOurs: noneOfOurs(dataset)),
+                                                                                noneOfOurs: noneOfOurs(dataset), copies: copies(dataset)),
                                        options: boosting)
         // Held-out scores: each row scored by a model fitted without its clip's group.
         let rowFold = calibrationFolds(clips: rowClip, dataset: dataset)
@@ -263,13 +271,15 @@ public struct ModelFitter: Sendable {
             let table = tables?.folds[fold] ?? BinnedTable(samples: rows, rows: training, features: features, bins: boosting.bins)
             let model = GradientBoosting(table: table, labels: trainingLabels,
                                          weights: balancedWeights(labels: trainingLabels, clips: training.map { rowClip[$0] }, sources: sources,
-                                                                  noneOfOurs: noneOfOurs(dataset)),
+                                                                  noneOfOurs: noneOfOurs(dataset), copies: copies(dataset)),
                                          options: boosting)
             for row in rows.indices where rowFold[row] == fold { heldOut[row] = model.score(rows[row]) }
         }
         // Every clip weighs the same, whatever its class: confidences then match the share of clips that were right.
         let windows = Self.windowsPerClip(rowClip)
-        let calibration = PlattScaling.fit(scores: heldOut, labels: labels, weights: rowClip.map { 1 / Double(windows[$0]!) })
+        let calibration = PlattScaling.fit(scores: heldOut, labels: labels, weights: rowClip.map {
+            options.calibrateOnRecorded && dataset.clips[$0].augmented ? 0 : 1 / Double(windows[$0]!)
+        })
         return PointsScore(base: Self.rounded(Float(boosted.base)),
                            calibration: .init(slope: Self.rounded(Float(max(calibration.slope, 1e-3))),
                                               intercept: Self.rounded(Float(calibration.intercept))),
@@ -291,16 +301,23 @@ public struct ModelFitter: Sendable {
         clips.reduce(into: [:]) { $0[$1, default: 0] += 1 }
     }
 
-    /// Weights that give both sides (class, rest) half each. A clip of the class weighs as much as any other; a clip of
-    /// the rest weighs n^−`sourceBalance`, n being the rest's clips from its source (`sources[clip]`). A clip's windows
-    /// share its weight.
     /// Per clip of `dataset`, whether it is a recorded clip of none of our classes (weighed `noneWeight` among the rest);
     /// empty when that weight is 1.
     func noneOfOurs(_ dataset: FitDataset) -> [Bool] {
         options.noneWeight == 1 ? [] : dataset.clips.map { $0.classID == nil && $0.source != nil }
     }
 
-    func balancedWeights(labels: [Bool], clips: [Int], sources: [String], noneOfOurs: [Bool] = []) -> [Double] {
+    /// Per clip of `dataset`, whether it is an augmented copy (weighed `copyWeight`); empty when that weight is 1.
+    func copies(_ dataset: FitDataset) -> [Bool] {
+        options.copyWeight == 1 ? [] : dataset.clips.map(\.augmented)
+    }
+
+    /// Weights that give both sides (class, rest) half each. A clip of the class weighs as much as any other; a clip of
+    /// the rest weighs n^−`sourceBalance`, n being the rest's clips from its source (`sources[clip]`), and `noneWeight`
+    /// times that when `noneOfOurs[clip]`; an augmented copy (`copies[clip]`) `copyWeight` times what its clip would. A
+    /// clip's windows share its weight.
+    func balancedWeights(labels: [Bool], clips: [Int], sources: [String], noneOfOurs: [Bool] = [],
+                         copies: [Bool] = []) -> [Double] {
         let windowsPerClip = Self.windowsPerClip(clips)
         var clipsPerSide = [false: Set<Int>(), true: Set<Int>()]
         for (label, clip) in zip(labels, clips) { clipsPerSide[label]!.insert(clip) }
@@ -314,6 +331,7 @@ public struct ModelFitter: Sendable {
             let weights = ordered.map { clip in
                 (side || options.sourceBalance == 0 ? 1 : pow(Double(restPerSource[sources[clip]]!), -options.sourceBalance))
                     * (!side && !noneOfOurs.isEmpty && noneOfOurs[clip] ? options.noneWeight : 1)
+                    * (!copies.isEmpty && copies[clip] ? options.copyWeight : 1)
             }
             let total = max(weights.reduce(0, +), .leastNormalMagnitude)
             for (clip, weight) in zip(ordered, weights) { share[clip] = 0.5 * weight / total }

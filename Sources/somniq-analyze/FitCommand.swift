@@ -76,6 +76,13 @@ struct FitCommand: ParsableCommand {
                                valueName: "W"))
     var noneWeight = ModelFitter.Options().noneWeight
 
+    @Option(help: ArgumentHelp("How much an augmented copy weighs beside the recorded clip it was made from, 0...1 (1: as much; 1/N with --augment N: all of a clip's copies together as much as the clip).",
+                               valueName: "W"))
+    var copyWeight = ModelFitter.Options().copyWeight
+
+    @Flag(help: "Fit each boosted class's calibration on the recorded clips alone, not on their augmented copies.")
+    var calibrateOnRecorded = false
+
     @Option(help: ArgumentHelp("A feature the fitted trees may not test (repeatable; its name as classify --features prints it).",
                                valueName: "feature"))
     var leaveOutFeature: [String] = []
@@ -107,6 +114,10 @@ struct FitCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Share of the copies over a background that hear it alone for 4 s first (the others from the clip's first sample), 0...1.",
                                valueName: "share"))
     var leadShare = AugmentationRecipe().leadShare
+
+    @Option(help: ArgumentHelp("The lowest signal-to-noise ratio a copy over a background is mixed at, dB (the highest is \(Int(AugmentationRecipe().snrDecibels.upperBound)) dB).",
+                               valueName: "dB"))
+    var minSnr = AugmentationRecipe().snrDecibels.lowerBound
 
     @Flag(help: "Let the trees test the spectrum's shape band by band (mel_shape_*, mel_shape_std_*, mel_shape_delta_*, octave_flatness_*), which the shipped recipe leaves out.")
     var shapeFeatures = false
@@ -159,7 +170,11 @@ struct FitCommand: ParsableCommand {
         if !(0...1).contains(microphones) { throw ValidationError("--microphones must lie in 0...1 (a share of the copies)") }
         if !(0...1).contains(sourceBalance) { throw ValidationError("--source-balance must lie in 0...1") }
         if !(noneWeight > 0 && noneWeight.isFinite) { throw ValidationError("--none-weight must be a positive number") }
+        if !(copyWeight > 0 && copyWeight <= 1) { throw ValidationError("--copy-weight must lie in (0, 1]") }
         if !(0...1).contains(leadShare) { throw ValidationError("--lead-share must lie in 0...1 (a share of the copies)") }
+        if !(-10...AugmentationRecipe().snrDecibels.upperBound).contains(minSnr) {
+            throw ValidationError("--min-snr must lie in -10...\(Int(AugmentationRecipe().snrDecibels.upperBound)) dB")
+        }
         if let k = crossValidate, k < 2 { throw ValidationError("--cross-validate needs at least 2 folds") }
         if !(1...6).contains(maxDepth) { throw ValidationError("--max-depth must lie in 1...6") }
         if !(1...1000).contains(rounds) { throw ValidationError("--rounds must lie in 1...1000") }
@@ -252,6 +267,7 @@ struct FitCommand: ParsableCommand {
             recipe.microphoneShare = microphones
             recipe.seed = augmentSeed
             recipe.leadShare = leadShare
+            recipe.snrDecibels = minSnr...recipe.snrDecibels.upperBound
             if stitchBackgrounds { recipe.backgroundExtension = .stitched }
             var backgroundPool = Background.synthesised
             if let backgrounds {
@@ -281,6 +297,8 @@ struct FitCommand: ParsableCommand {
         options.minExamples = minExamples
         options.sourceBalance = sourceBalance
         options.noneWeight = noneWeight
+        options.copyWeight = copyWeight
+        options.calibrateOnRecorded = calibrateOnRecorded
         options.features = try Self.fittedFeatures(leavingOut: leaveOutFeature, bandShapes: shapeFeatures)
         if !backstop.isEmpty { options.backstops = Set(backstop) }
         let fitter = ModelFitter(options: options)

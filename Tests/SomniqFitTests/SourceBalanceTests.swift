@@ -66,6 +66,25 @@ import Testing
         #expect(ModelFitter(options: options).balancedWeights(labels: labels, clips: clips, sources: sources, noneOfOurs: none) == plain)
     }
 
+    /// `fit --copy-weight W`: an augmented copy weighs W times what its clip would, on either side; each side still
+    /// weighs half.
+    @Test func augmentedCopiesWeighTheCopyWeight() {
+        var options = ModelFitter.Options()
+        options.sourceBalance = 0.5
+        options.copyWeight = 0.25
+        // Clips 3 and 4 are copies (of the class); 8 (of corpus C, as the clips it was made from) is a copy of the rest.
+        let copies = [false, false, false, true, true, false, false, false, true, false]
+        let weights = ModelFitter(options: options).balancedWeights(labels: labels, clips: clips, sources: sources, copies: copies)
+        #expect(abs(total(weights, of: [3]) / total(weights, of: [0]) - 0.25) < 1e-12)
+        #expect(abs(total(weights, of: [4]) / total(weights, of: [0]) - 0.25) < 1e-12, "a copy of another source alike")
+        #expect(abs(total(weights, of: [8]) / total(weights, of: [7]) - 0.25) < 1e-12)
+        #expect(abs(total(weights, of: [0, 1, 2, 3, 4]) - 0.5) < 1e-12 && abs(total(weights, of: [5, 6, 7, 8, 9]) - 0.5) < 1e-12)
+        // A weight of 1 is the recipe without it, bit for bit.
+        options.copyWeight = 1
+        #expect(ModelFitter(options: options).balancedWeights(labels: labels, clips: clips, sources: sources, copies: copies)
+                == self.weights(balance: 0.5))
+    }
+
     @Test func oneSourceIsAsNoBalance() {
         let one = [String](repeating: "", count: 10)
         for (balanced, plain) in zip(weights(balance: 0.5, sources: one), weights(balance: 0)) {

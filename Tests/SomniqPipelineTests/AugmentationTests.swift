@@ -57,6 +57,17 @@ import Testing
         }
     }
 
+    /// `fit --min-snr 10`: no copy over a background is mixed under 10 dB SNR, and the model's README says so.
+    @Test func aHigherLowestSNRKeepsEveryCopyAboveIt() {
+        var recipe = AugmentationRecipe()
+        recipe.copies = 200
+        recipe.snrDecibels = 10...recipe.snrDecibels.upperBound
+        let snrs = (0..<recipe.copies).map { ClipAugmentation(recipe: recipe, clip: "snore.wav", copy: $0, backgroundCount: 3) }
+            .filter { $0.background != nil }.map(\.snrDecibels)
+        #expect(snrs.count > 100 && snrs.allSatisfy { (10...30).contains($0) } && snrs.contains { $0 < 12 })
+        #expect(recipe.summary.contains("at 10–30 dB SNR") && AugmentationRecipe().summary.contains("at 0–30 dB SNR"))
+    }
+
     @Test func aBackgroundIsMixedAtTheAskedSignalToNoiseRatio() {
         let pool = Background.synthesised
         for snr in [0.0, 10, 30] {
