@@ -46,13 +46,22 @@ struct SomniqAnalyze: ParsableCommand {
             Foundation.exit(0)
         }
         var failure: (any Error)?
+        var running: String?
         do {
             var command = try parseAsRoot()
+            running = type(of: command).configuration.commandName
             try command.run()
         } catch {
             failure = error
         }
         StoreOpening.closeAll()
-        if let failure { exit(withError: failure) }
+        guard let failure else { return }
+        if let running, let mistake = failure as? ValidationError {
+            // An argument found wrong while running (a recording or class the database does not hold): its message says
+            // what to do, and the usage line ArgumentParser would add is the root's, not the command's.
+            FileHandle.standardError.write(Data("Error: \(mistake.message)\nSee 'somniq-analyze \(running) --help'.\n".utf8))
+            Foundation.exit(ExitCode.validationFailure.rawValue)
+        }
+        exit(withError: failure)
     }
 }

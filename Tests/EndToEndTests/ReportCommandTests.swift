@@ -131,6 +131,11 @@ private enum ReportedNights {
         #expect(several.status == 64 && several.stderr.contains("give --output a folder"), "\(several.stderr)")
         let missing = try CommandRunner.run(["report", "99", "--db", db, "--output", scratch.file("x.html")])
         #expect(missing.status == 64 && missing.stderr.contains("no analysed recording '99'"), "\(missing.stderr)")
+        // Found wrong while running: pointed to the command's own help, not given the root's usage line.
+        for mistake in [several, missing] {
+            #expect(mistake.stderr.contains("See 'somniq-analyze report --help'.") && !mistake.stderr.contains("<subcommand>"),
+                    "\(mistake.stderr)")
+        }
         #expect(!FileManager.default.fileExists(atPath: scratch.file("x.html")))
     }
 }
