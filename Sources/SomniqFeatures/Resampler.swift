@@ -115,9 +115,19 @@ public final class Resampler {
 
     /// Takes the next input samples; calls `body` with the output samples they complete (possibly none).
     public func process(_ samples: UnsafeBufferPointer<Float>, _ body: (UnsafeBufferPointer<Float>) -> Void) {
+        let made = process(samples)
+        if !made.isEmpty { made.withUnsafeBufferPointer(body) }
+    }
+
+    /// Takes the next input samples; returns the output samples they complete (possibly none). The array is handed
+    /// over, not copied: a caller that keeps the outputs (`SourceConditioner`, passing them to another thread) pays
+    /// for no copy of them.
+    public func process(_ samples: UnsafeBufferPointer<Float>) -> [Float] {
         pending.append(contentsOf: samples)
         inputCount += Int64(samples.count)
-        produce(upTo: .max, body)
+        produce(upTo: .max)
+        defer { output = [] }
+        return output
     }
 
     /// Ends the stream: produces the outputs left (reading zeros past the input's end), up to
@@ -125,10 +135,12 @@ public final class Resampler {
     public func finish(_ body: (UnsafeBufferPointer<Float>) -> Void) {
         let total = Self.outputCount(inputFrames: inputCount, inputRate: inputRate, outputRate: outputRate)
         pending.append(contentsOf: repeatElement(0, count: tapsPerPhase))
-        produce(upTo: total, body)
+        produce(upTo: total)
+        if !output.isEmpty { output.withUnsafeBufferPointer(body) }
     }
 
-    private func produce(upTo limit: Int64, _ body: (UnsafeBufferPointer<Float>) -> Void) {
+    /// Makes the outputs the input held allows, up to `limit`, into `output` (which holds only them).
+    private func produce(upTo limit: Int64) {
         output.removeAll(keepingCapacity: true)
         let available = pendingStart + Int64(pending.count)  // one past the last input sample held
         if let wholeRatio {
@@ -144,7 +156,6 @@ public final class Resampler {
             pending.removeFirst(drop)
             pendingStart = keepFrom
         }
-        if !output.isEmpty { output.withUnsafeBufferPointer(body) }
     }
 
     /// Outputs `outputCount ..< limit` at a whole ratio `M`, as many as the input held allows (the same outputs
@@ -184,13 +195,11 @@ public final class Resampler {
             sideOffsets[2 * (d - 1)] = (d % ratio) * stride + reach + d / ratio
             sideOffsets[2 * (d - 1) + 1] = ((ratio - d % ratio) % ratio) * stride + reach - (d + ratio - 1) / ratio
         }
-        let start = output.count
-        output.append(contentsOf: repeatElement(0, count: count))
-        phases.withUnsafeBufferPointer { split in
-            sides.withUnsafeBufferPointer { taps in
-                sideOffsets.withUnsafeBufferPointer { offsets in
-                    output.withUnsafeMutableBufferPointer { out in
-                        let x = split.baseAddress!, y = out.baseAddress! + start
+        output = [Float](unsafeUninitializedCapacity: count) { out, initialized in
+            phases.withUnsafeBufferPointer { split in
+                sides.withUnsafeBufferPointer { taps in
+                    sideOffsets.withUnsafeBufferPointer { offsets in
+                        let x = split.baseAddress!, y = out.baseAddress!
                         var i = 0
                         // Thirty-two outputs at a time: four independent sums, so that each waits on no other.
                         while i + 32 <= count {
@@ -230,6 +239,7 @@ public final class Resampler {
                     }
                 }
             }
+            initialized = count
         }
         outputCount = last
     }
@@ -243,14 +253,12 @@ public final class Resampler {
         let reachable = (available + 1) * outputStep / inputStep + 1
         let room = Int(max(0, min(limit, reachable) - outputCount))
         guard room > 0 else { return }
-        let start = output.count
-        output.append(contentsOf: repeatElement(0, count: room))
         var made = 0
         var position = Position(output: outputCount, inputStep: inputStep, outputStep: outputStep)
-        pending.withUnsafeBufferPointer { input in
-            coefficients.withUnsafeBufferPointer { table in
-                output.withUnsafeMutableBufferPointer { out in
-                    let x = input.baseAddress!, h = table.baseAddress!, y = out.baseAddress! + start
+        output = [Float](unsafeUninitializedCapacity: room) { out, initialized in
+            pending.withUnsafeBufferPointer { input in
+                coefficients.withUnsafeBufferPointer { table in
+                    let x = input.baseAddress!, h = table.baseAddress!, y = out.baseAddress!
                     // Four outputs at a time where all four can be made: their sums are independent, so the processor
                     // runs them side by side, and each is summed in the same order as alone (the same bits).
                     while made + 4 <= room {
@@ -277,8 +285,8 @@ public final class Resampler {
                     }
                 }
             }
+            initialized = made
         }
-        output.removeLast(room - made)
         outputCount += Int64(made)
     }
 
