@@ -50,28 +50,37 @@ struct DCBlocker {
         var index = warmUp(input, into: output)
         let length = Self.blockLength
         while index < input.count {
-            let end = min(input.count, index + length - fill)
             let start = Float(previous), slope = Float((mean - previous) / Double(length))
-            if fill == 0, end - index == length {
-                wholeBlock(input.baseAddress! + index, into: output.baseAddress! + index, start: start, slope: slope)
-            } else {
-                for position in index..<end {
-                    let sample = input[position], step = fill + position - index
-                    output[position] = sample == 0 ? 0 : sample - (start + slope * Float(step + 1))
-                    sums[step % 8] += sample
-                    count += sample == 0 ? 0 : 1
-                }
+            if fill == 0, input.count - index >= length {
+                // A whole block, its sums kept in registers.
+                let block = Self.wholeBlock(input.baseAddress! + index, into: output.baseAddress! + index, start: start, slope: slope)
+                index += length
+                update(sums: block.sums, heard: block.heard)
+                continue
+            }
+            let end = min(input.count, index + length - fill)
+            for position in index..<end {
+                let sample = input[position], step = fill + position - index
+                output[position] = sample == 0 ? 0 : sample - (start + slope * Float(step + 1))
+                sums[step % 8] += sample
+                count += sample == 0 ? 0 : 1
             }
             fill += end - index
             index = end
             if fill == length {
-                previous = mean
-                if count > 0 { mean += blockWeights[count] * (Double(sums.sum()) / Double(count) - mean) }
+                update(sums: sums, heard: count)
                 fill = 0
                 sums = SIMD8(repeating: 0)
                 count = 0
             }
         }
+    }
+
+    /// Moves the running mean by a whole block's samples (`sums` by position modulo 8, `heard` of them not exact zeros).
+    @inline(__always)
+    private mutating func update(sums: SIMD8<Float>, heard: Int) {
+        previous = mean
+        if heard > 0 { mean += blockWeights[heard] * (Double(sums.sum()) / Double(heard) - mean) }
     }
 
     /// The plain mean over the first samples heard; the index where it ends.
@@ -92,10 +101,13 @@ struct DCBlocker {
         return index
     }
 
-    /// A whole block from its first sample, eight lanes at a time: this runs on every sample of every recording.
-    private mutating func wholeBlock(_ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>,
-                                     start: Float, slope: Float) {
+    /// A whole block from its first sample, eight lanes at a time (this runs on every sample of every recording): its
+    /// sums by position modulo 8, and how many of its samples were heard.
+    @inline(__always)
+    private static func wholeBlock(_ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>,
+                                   start: Float, slope: Float) -> (sums: SIMD8<Float>, heard: Int) {
         let steps = SIMD8<Float>(1, 2, 3, 4, 5, 6, 7, 8)
+        var sums = SIMD8<Float>(repeating: 0)
         var heardLanes = SIMD8<Int32>(repeating: 0)
         let source = UnsafeRawPointer(input), target = UnsafeMutableRawPointer(output)
         for lane in stride(from: 0, to: Self.blockLength, by: 8) {
@@ -107,6 +119,6 @@ struct DCBlocker {
             sums += samples
             heardLanes &+= SIMD8<Int32>(repeating: 1).replacing(with: 0, where: silent)
         }
-        count += Int(heardLanes.wrappedSum())
+        return (sums, Int(heardLanes.wrappedSum()))
     }
 }

@@ -176,6 +176,18 @@ public final class Resampler {
         if phases.count < ratio * stride { phases = [Float](repeating: 0, count: ratio * stride) }
         pending.withUnsafeBufferPointer { input in
             phases.withUnsafeMutableBufferPointer { split in
+                if ratio == 2, base >= -2 {
+                    // The usual case at 16 kHz (`base` is -1 after the first batch): the pairs held split sixteen samples at
+                    // a time; before and after them, zeros where nothing is held (those samples are never read).
+                    func held(_ index: Int) -> Float { index >= 0 && index < input.count ? input[index] : 0 }
+                    let even = split.baseAddress!, odd = split.baseAddress! + stride
+                    let from = base >= 0 ? 0 : 1
+                    let pairs = max(from, min(stride, (input.count - base) / 2))
+                    for j in 0..<from { (even[j], odd[j]) = (held(base + 2 * j), held(base + 2 * j + 1)) }
+                    Self.deinterleave(input.baseAddress! + base + 2 * from, into: even + from, odd + from, count: pairs - from)
+                    for j in pairs..<stride { (even[j], odd[j]) = (held(base + 2 * j), held(base + 2 * j + 1)) }
+                    return
+                }
                 for r in 0..<ratio {
                     // Samples before the pending ones (never read: beyond the filter's reach) are zeros.
                     let firstHeld = max(0, (-(base + r) + ratio - 1) / ratio)
@@ -367,6 +379,23 @@ public final class Resampler {
             index += 8
         }
         return (s0.sum(), s1.sum(), s2.sum(), s3.sum())
+    }
+
+    /// `even[j] = x[2j]` and `odd[j] = x[2j + 1]` for `j < count`, sixteen samples at a time.
+    private static func deinterleave(_ x: UnsafePointer<Float>, into even: UnsafeMutablePointer<Float>,
+                                     _ odd: UnsafeMutablePointer<Float>, count: Int) {
+        var j = 0
+        while j + 8 <= count {
+            let pair = UnsafeRawPointer(x + 2 * j).loadUnaligned(as: SIMD16<Float>.self)
+            UnsafeMutableRawPointer(even + j).storeBytes(of: pair.evenHalf, as: SIMD8<Float>.self)
+            UnsafeMutableRawPointer(odd + j).storeBytes(of: pair.oddHalf, as: SIMD8<Float>.self)
+            j += 8
+        }
+        while j < count {
+            even[j] = x[2 * j]
+            odd[j] = x[2 * j + 1]
+            j += 1
+        }
     }
 
     @inline(__always)

@@ -43,7 +43,8 @@ public struct RecordingAnalyzer: Sendable {
                                                durationSeconds: format.durationSeconds)
         let expectedWindows = AnalysisGrid(sampleRate: format.sampleRate).windowCount(frameCount: format.frameCount)
         var accumulator = WindowAccumulator(analyzer: self, sampleRate: format.sampleRate, expectedWindows: expectedWindows,
-                                            keeping: keeping)
+                                            keeping: keeping, scoresAside: true)
+        defer { accumulator.stopScoringAside() }
         accumulator.stream.reserveEnvelope(frames: format.frameCount)
         // Decoding and the conditioning (DC offset, resampling: `SourceConditioner`) run a few chunks ahead on a thread
         // of their own (`ReadAhead`), on the chunks a plain read loop gives: the results are the same, bit for bit.
@@ -213,41 +214,43 @@ public struct RecordingAnalyzer: Sendable {
 
     /// Features and confidences of one recording, window by window, as the stream of samples completes them.
     private struct WindowAccumulator {
-        let classifier: Classifier
         let stream: FeatureStream
         let classCount: Int
         let spool: FeatureSpool?
         let undetectableClasses: [String]
-        /// Model positions of `undetectableClasses`: their confidence is 0, not a guess.
-        let silencedClasses: [Int]
         var features: [Float] = []
-        var confidences: [Float]
-        /// Windows whose features are in; their confidences are too once `classifyPending` has run (every reader of the
-        /// accumulator's windows calls it first).
-        var windowCount = 0
-        /// The last windows' features, classified `Classifier.batchSize` at a time.
-        private var pending: [FeatureVector] = []
+        /// Scores the windows on this thread, or hands them to `scoring`'s own thread (`scoresAside`), which gives the
+        /// scorer back at `finishFed()`.
+        private var scorer: WindowScorer
+        private var scoring: ScoringThread?
+        /// Row-major, with room for windows not yet heard (`windowCount` are): complete once `classifyPending` has run
+        /// (every reader of the accumulator's windows calls it first) or, scored aside, once `finishFed` has.
+        var confidences: [Float] { scorer.confidences }
         /// The windows where breathing is heard with a steady rhythm (`NightSummary.RhythmWindow`): the night summary's
         /// quiet breathing, noted as the windows pass so that no feature row is read again.
-        var steadyBreathing: [NightSummary.RhythmWindow] = []
-        private let classIDs: [String]
+        var steadyBreathing: [NightSummary.RhythmWindow] { scorer.steadyBreathing }
+        /// Windows whose features are in.
+        var windowCount = 0
+        /// The last windows' features, not yet scored.
+        private var pending: [FeatureVector] = []
 
         private let keepsFeatures: Bool
         /// The row a database keeps of the last window (`FeatureID.stored`), reused.
         private var storedRow = [Float](repeating: 0, count: FeatureID.stored.count)
 
-        init(analyzer: RecordingAnalyzer, sampleRate: Int, expectedWindows: Int, keeping: FeatureKeeping) {
-            classifier = analyzer.classifier
+        init(analyzer: RecordingAnalyzer, sampleRate: Int, expectedWindows: Int, keeping: FeatureKeeping,
+             scoresAside: Bool = false) {
             stream = FeatureStream(sampleRate: sampleRate)
-            classCount = classifier.classCount
             spool = keeping == .spooled ? FeatureSpool(width: FeatureID.stored.count) : nil
             keepsFeatures = keeping == .inMemory
             if keepsFeatures { features.reserveCapacity(expectedWindows * FeatureID.count) }
-            confidences = [Float](repeating: 0, count: expectedWindows * classCount)
             undetectableClasses = analyzer.undetectableClasses(sampleRate: sampleRate)
             let ids = analyzer.bundle.classifier.classIDs
-            silencedClasses = undetectableClasses.compactMap { ids.firstIndex(of: $0) }
-            classIDs = ids
+            scorer = WindowScorer(classifier: analyzer.classifier, classIDs: ids,
+                                  silencedClasses: undetectableClasses.compactMap { ids.firstIndex(of: $0) },
+                                  expectedWindows: expectedWindows)
+            classCount = scorer.classCount
+            scoring = scoresAside ? ScoringThread(scorer: scorer) : nil
         }
 
         mutating func consume(_ samples: UnsafeBufferPointer<Float>) {
@@ -264,15 +267,24 @@ public struct RecordingAnalyzer: Sendable {
             stream.feed(piece) { emit($0) }
         }
 
-        /// Ends the analysis once every piece has been fed.
+        /// Ends the analysis once every piece has been fed: every window scored.
         mutating func finishFed() {
             stream.finishAnalysis { emit($0) }
             classifyPending()
+            stopScoringAside()
+        }
+
+        /// Waits for the scoring thread (if scoring aside) to score what it was given, and takes its scorer back; what
+        /// an analysis stopped early (an error, a cancel) calls too, so that no thread is left waiting.
+        mutating func stopScoringAside() {
+            guard let scoring else { return }
+            scorer = scoring.finish()
+            self.scoring = nil
         }
 
         /// Drops the room kept for windows the audio never reached.
         mutating func keepWindows(_ count: Int) {
-            confidences.removeLast(confidences.count - count * classCount)
+            scorer.confidences.removeLast(scorer.confidences.count - count * classCount)
         }
 
         private mutating func emit(_ vector: FeatureVector) {
@@ -285,38 +297,19 @@ public struct RecordingAnalyzer: Sendable {
             }
             pending.append(vector)
             windowCount += 1
-            if pending.count == Classifier.batchSize { classifyPending() }
+            if pending.count == (scoring == nil ? Classifier.batchSize : ScoringThread.jobLength) { classifyPending() }
         }
 
-        /// Classifies the windows whose features came since the last call: the same confidences, bit for bit, as one
-        /// window at a time, with the trees walked for eight windows at once.
+        /// Scores the windows whose features came since the last call, or hands them to the scoring thread.
         mutating func classifyPending() {
             guard !pending.isEmpty else { return }
-            let first = windowCount - pending.count, classCount = classCount
-            makeRoom(for: windowCount - 1)
-            confidences.withUnsafeMutableBufferPointer { buffer in
-                let rows = UnsafeMutableBufferPointer(rebasing: buffer[(first * classCount)..<(windowCount * classCount)])
-                pending.withUnsafeBufferPointer { classifier.classify(batch: $0, into: rows) }
-                for window in 0..<pending.count {
-                    for index in silencedClasses { rows[window * classCount + index] = 0 }
-                }
-            }
-            for (offset, vector) in pending.enumerated() where vector[.breathingPeriodicity] >= NightSummary.steadyRhythm {
-                let window = first + offset
-                let top = TopClass.of(confidences[(window * classCount)..<((window + 1) * classCount)], classIDs: classIDs, floor: 0)
-                if let steady = NightSummary.RhythmWindow(window: window, topClass: top.label, topConfidence: top.confidence,
-                                                          periodicity: vector[.breathingPeriodicity],
-                                                          periodSeconds: vector[.breathingPeriodSeconds]) {
-                    steadyBreathing.append(steady)
-                }
-            }
-            pending.removeAll(keepingCapacity: true)
-        }
-
-        /// Room for one more window's confidences, where the recording's length was not known.
-        private mutating func makeRoom(for window: Int) {
-            while (window + 1) * classCount > confidences.count {
-                confidences += [Float](repeating: 0, count: max(confidences.count, classCount))
+            if let scoring {
+                scoring.submit(pending)
+                pending = []
+                pending.reserveCapacity(ScoringThread.jobLength)
+            } else {
+                pending.withUnsafeBufferPointer { scorer.score($0) }
+                pending.removeAll(keepingCapacity: true)
             }
         }
     }

@@ -5,8 +5,8 @@ import SomniqPipeline
 import SomniqSynth
 import Testing
 
-/// A file is analysed on two threads (decoding and conditioning ahead of the analysis, `ReadAhead`); audio in memory
-/// on one (`FeatureStream.consume`). Both give the same features and confidences, bit for bit, at every rate the
+/// A file is analysed on three threads (decoding and conditioning ahead of the analysis, `ReadAhead`; the trees behind
+/// it, `ScoringThread`); audio in memory on one (`FeatureStream.consume`). Both give the same features and confidences, bit for bit, at every rate the
 /// conditioning treats differently: a whole ratio (16 and 48 kHz), a rational one (44.1 kHz), the analysis rate itself,
 /// and a rate with the band above 4 kHz measured at its own rate (`band_ratio_4k_up`, which reads the source's block
 /// power as it stood when each window completed).
@@ -33,6 +33,7 @@ import Testing
         #expect(fromFile.windowCount == inMemory.windowCount && fromFile.windowCount >= 79)
         #expect(fromFile.features.map(\.bitPattern) == inMemory.features.map(\.bitPattern))
         #expect(fromFile.confidences.map(\.bitPattern) == inMemory.confidences.map(\.bitPattern))
+        #expect(fromFile.steadyBreathing == inMemory.steadyBreathing)
         let highBand = FeatureID.bandRatio4kUp.index
         let measured = (0..<fromFile.windowCount).map { fromFile.features[$0 * FeatureID.count + highBand] }
         #expect(rate <= 8_000 ? measured.allSatisfy(\.isNaN) : measured.contains { $0 > 0.01 }, "the high band, where there is one")

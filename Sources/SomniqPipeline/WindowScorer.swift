@@ -1,0 +1,121 @@
+import Foundation
+import SomniqDetection
+import SomniqFeatures
+import SomniqModel
+
+/// Turns windows' features into their confidences, in window order: the model's trees (`Classifier.batchSize` windows
+/// at a time), the classes the recording cannot hear set to 0, and the windows of steady breathing noted for the night
+/// summary (`NightSummary.RhythmWindow`).
+struct WindowScorer: Sendable {
+    let classifier: Classifier
+    let classCount: Int
+    /// Model positions of the classes the recording cannot hear: their confidence is 0, not a guess.
+    let silencedClasses: [Int]
+    let classIDs: [String]
+    /// Row-major, `classCount` a window; room for more windows than scored (`windowCount` says how many are).
+    var confidences: [Float]
+    private(set) var windowCount = 0
+    var steadyBreathing: [NightSummary.RhythmWindow] = []
+
+    init(classifier: Classifier, classIDs: [String], silencedClasses: [Int], expectedWindows: Int) {
+        self.classifier = classifier
+        classCount = classifier.classCount
+        self.classIDs = classIDs
+        self.silencedClasses = silencedClasses
+        confidences = [Float](repeating: 0, count: expectedWindows * classCount)
+    }
+
+    /// Scores the next windows (any number: they are walked `Classifier.batchSize` at a time, which gives the same
+    /// confidences, bit for bit, as one at a time).
+    mutating func score(_ vectors: UnsafeBufferPointer<FeatureVector>) {
+        guard !vectors.isEmpty else { return }
+        let first = windowCount, classCount = classCount
+        windowCount += vectors.count
+        while windowCount * classCount > confidences.count {
+            confidences += [Float](repeating: 0, count: max(confidences.count, classCount))
+        }
+        confidences.withUnsafeMutableBufferPointer { buffer in
+            var start = 0
+            while start < vectors.count {
+                let end = min(vectors.count, start + Classifier.batchSize)
+                let rows = UnsafeMutableBufferPointer(rebasing: buffer[((first + start) * classCount)..<((first + end) * classCount)])
+                classifier.classify(batch: UnsafeBufferPointer(rebasing: vectors[start..<end]), into: rows)
+                start = end
+            }
+            for window in first..<windowCount {
+                for index in silencedClasses { buffer[window * classCount + index] = 0 }
+            }
+        }
+        for (offset, vector) in vectors.enumerated() where vector[.breathingPeriodicity] >= NightSummary.steadyRhythm {
+            let window = first + offset
+            let top = TopClass.of(confidences[(window * classCount)..<((window + 1) * classCount)], classIDs: classIDs, floor: 0)
+            if let steady = NightSummary.RhythmWindow(window: window, topClass: top.label, topConfidence: top.confidence,
+                                                      periodicity: vector[.breathingPeriodicity],
+                                                      periodSeconds: vector[.breathingPeriodSeconds]) {
+                steadyBreathing.append(steady)
+            }
+        }
+    }
+}
+
+/// A `WindowScorer` on a thread of its own, behind the thread that computes the features.
+///
+/// A night analysed on two cores runs decoding and conditioning on one thread (`ReadAhead`) and the features on
+/// another; the trees, a seventh of the work, ran on the features' thread, which then set the pace while the decoding
+/// thread waited. On this third thread they take up whichever core is idle. Windows are handed over `jobLength` at a
+/// time (one wake-up per half a minute of audio, not per window), at most `maximumQueued` jobs ahead; the scorer sees
+/// the same windows in the same order, so the confidences are those of the features' thread, bit for bit.
+final class ScoringThread: @unchecked Sendable {
+    static let jobLength = 64
+    static let maximumQueued = 16
+
+    private let condition = NSCondition()
+    private var queue: [[FeatureVector]] = []
+    private var finishing = false
+    private var running = true
+    /// The scoring thread's own until `finish()` returns.
+    private var scorer: WindowScorer
+
+    init(scorer: WindowScorer) {
+        self.scorer = scorer
+        let thread = Thread { [self] in run() }
+        thread.name = "somniq-score"
+        thread.start()
+    }
+
+    /// Hands over the next windows (waiting while `maximumQueued` jobs wait already).
+    func submit(_ vectors: [FeatureVector]) {
+        condition.lock()
+        while queue.count >= Self.maximumQueued { condition.wait() }
+        queue.append(vectors)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits until every window handed over is scored; the scorer, with all of them.
+    func finish() -> WindowScorer {
+        condition.lock()
+        finishing = true
+        condition.broadcast()
+        while running { condition.wait() }
+        condition.unlock()
+        return scorer
+    }
+
+    private func run() {
+        while true {
+            condition.lock()
+            while queue.isEmpty && !finishing { condition.wait() }
+            guard !queue.isEmpty else {
+                running = false
+                condition.broadcast()
+                condition.unlock()
+                return
+            }
+            let job = queue.removeFirst()
+            if queue.count == Self.maximumQueued - 1 { condition.broadcast() }
+            condition.unlock()
+            job.withUnsafeBufferPointer { scorer.score($0) }
+        }
+    }
+}
