@@ -272,8 +272,7 @@ public final class FeatureExtractor {
 
     private func analyzeSubframe(_ frame: UnsafeBufferPointer<Float>, into block: BlockSummary) {
         block.subframeCount += 1
-        var sumSquares: Float = 0
-        for value in frame { sumSquares += value * value }
+        let sumSquares = frame.sumOfSquares()
         if sumSquares < Self.noSignalPower * Float(frame.count) {
             // Digital silence: a gap in the recording (an edit, padding, a recorder's gate), not a sub-frame of the
             // sound, nor of the room. Its spectrum, and the change into or out of it, would describe the edit: the

@@ -92,30 +92,11 @@ public final class SourceConditioner {
                 levels.energy[slot] = 0
                 levels.samples[slot] = 0
             }
-            levels.energy[slot] += Double(Self.sumOfSquares(UnsafeBufferPointer(rebasing: samples[index..<(index + take)])))
+            levels.energy[slot] += Double(UnsafeBufferPointer(rebasing: samples[index..<(index + take)]).sumOfSquares())
             levels.samples[slot] += take
             levels.position += Int64(take)
             index += take
         }
-    }
-
-    /// `Σ x²`, eight lanes at a time: this runs on every sample of every recording at its own rate.
-    static func sumOfSquares(_ samples: UnsafeBufferPointer<Float>) -> Float {
-        guard let base = samples.baseAddress else { return 0 }
-        let source = UnsafeRawPointer(base)
-        var lanes = SIMD8<Float>()
-        var index = 0
-        while index + 8 <= samples.count {
-            let value = source.loadUnaligned(fromByteOffset: index * 4, as: SIMD8<Float>.self)
-            lanes += value * value
-            index += 8
-        }
-        var sum = lanes.sum()
-        while index < samples.count {
-            sum += samples[index] * samples[index]
-            index += 1
-        }
-        return sum
     }
 
     private func block(of position: Int64) -> Int64 {
