@@ -76,25 +76,26 @@ final class BreathingRhythm {
     }
 
     /// `(Σ_t d_t d_t+lag / (n - lag)) / (variance / n)` for deviations from the mean `d` (`variance` their sum
-    /// of squares); 0 for a constant sequence. Four partial sums, so that the products need not wait on each other.
+    /// of squares); 0 for a constant sequence. Four partial sums, so that the products need not wait on each other: the
+    /// lanes of one four-wide vector, term `t` in lane `t mod 4`, the terms past the last four in lane 0.
     static func normalisedAutocorrelation(centered values: UnsafeBufferPointer<Float>, lag: Int, variance: Float) -> Float {
         let count = values.count
         guard lag < count, variance > 1e-6 * Float(count) else { return 0 }
         let terms = count - lag
-        var s0: Float = 0, s1: Float = 0, s2: Float = 0, s3: Float = 0
+        let source = UnsafeRawPointer(values.baseAddress!)
+        var sums = SIMD4<Float>()
         var index = 0
         while index + 4 <= terms {
-            s0 += values[index] * values[index + lag]
-            s1 += values[index + 1] * values[index + 1 + lag]
-            s2 += values[index + 2] * values[index + 2 + lag]
-            s3 += values[index + 3] * values[index + 3 + lag]
+            let earlier = source.loadUnaligned(fromByteOffset: index * 4, as: SIMD4<Float>.self)
+            let later = source.loadUnaligned(fromByteOffset: (index + lag) * 4, as: SIMD4<Float>.self)
+            sums += earlier * later
             index += 4
         }
         while index < terms {
-            s0 += values[index] * values[index + lag]
+            sums[0] += values[index] * values[index + lag]
             index += 1
         }
-        return (((s0 + s1) + (s2 + s3)) / Float(terms)) / (variance / Float(count))
+        return (((sums[0] + sums[1]) + (sums[2] + sums[3])) / Float(terms)) / (variance / Float(count))
     }
 }
 

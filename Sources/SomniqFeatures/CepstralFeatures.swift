@@ -58,10 +58,10 @@ final class CepstralFeatures {
             block.melFluxSum += change / Float(Self.bands)
             block.melFluxCount += 1
         }
+        let first = filters.firstFourCoefficients(of: UnsafeBufferPointer(logMel))
         for k in 0..<4 {
-            let value = filters.coefficient(k + 1, of: UnsafeBufferPointer(logMel))
-            block.cepstrumSum[k] += value
-            block.cepstrumSquares[k] += value * value
+            block.cepstrumSum[k] += first[k]
+            block.cepstrumSquares[k] += first[k] * first[k]
         }
         swap(&self.logMel, &self.previousLogMel)
     }
