@@ -250,7 +250,11 @@ public struct RecordingAnalyzer: Sendable {
                                   silencedClasses: undetectableClasses.compactMap { ids.firstIndex(of: $0) },
                                   expectedWindows: expectedWindows)
             classCount = scorer.classCount
-            scoring = scoresAside ? ScoringThread(scorer: scorer) : nil
+            if scoresAside {
+                scoring = ScoringThread(scorer: scorer)
+                // The thread's scorer is the one that fills; this one's room would be a second copy of every row.
+                scorer.confidences = []
+            }
         }
 
         mutating func consume(_ samples: UnsafeBufferPointer<Float>) {

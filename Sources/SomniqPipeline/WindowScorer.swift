@@ -61,7 +61,7 @@ struct WindowScorer: Sendable {
 /// A `WindowScorer` on a thread of its own, behind the thread that computes the features.
 ///
 /// A night analysed on two cores runs decoding and conditioning on one thread (`ReadAhead`) and the features on
-/// another; the trees, a seventh of the work, ran on the features' thread, which then set the pace while the decoding
+/// another; the trees, about a tenth of the work, ran on the features' thread, which then set the pace while the decoding
 /// thread waited. On this third thread they take up whichever core is idle. Windows are handed over `jobLength` at a
 /// time (one wake-up per half a minute of audio, not per window), at most `maximumQueued` jobs ahead; the scorer sees
 /// the same windows in the same order, so the confidences are those of the features' thread, bit for bit.
