@@ -113,31 +113,40 @@ struct LevelFeatures {
         let gap = FeatureExtractor.noSignalDbfs
         for index in 0..<count where heard == count || levels[index] >= gap { mean += levels[index] }
         mean /= Float(heard)
+        // The fifteen frequencies side by side, frequency f in lane f - 1: each lane sums its terms in micro-block
+        // order, as a loop over one frequency would.
+        var re = SIMD16<Float>(), im = SIMD16<Float>()
+        Self.modulationCosines.withUnsafeBufferPointer { cosines in
+            Self.modulationSines.withUnsafeBufferPointer { sines in
+                for index in 0..<count {
+                    let value = SIMD16<Float>(repeating: levels[index] >= gap ? levels[index] - mean : 0)
+                    re += value * cosines[index]
+                    im -= value * sines[index]
+                }
+            }
+        }
+        let powers = re * re + im * im
         var syllabic: Float = 0, total: Float = 0
         for frequency in 1...15 {
-            var re: Float = 0, im: Float = 0
-            let cosines = Self.modulationCosines[frequency - 1], sines = Self.modulationSines[frequency - 1]
-            for index in 0..<count {
-                let value = levels[index] >= gap ? levels[index] - mean : 0
-                re += value * cosines[index]
-                im -= value * sines[index]
-            }
-            let power = re * re + im * im
-            total += power
-            if (3...8).contains(frequency) { syllabic += power }
+            total += powers[frequency - 1]
+            if (3...8).contains(frequency) { syllabic += powers[frequency - 1] }
         }
         return total > 1e-6 ? syllabic / total : 0
     }
 
-    /// `cos` and `sin` of 2π f m / 100 for f = 1...15 Hz and the 100 micro-blocks of a window, computed once.
-    private static let modulationCosines: [[Float]] = (1...15).map { frequency in
-        (0..<(2 * AnalysisGrid.microBlocksPerBlock)).map {
-            Float(cos(2 * Double.pi * Double(frequency) * Double($0) / Double(AnalysisGrid.microBlocksPerSecond)))
-        }
-    }
-    private static let modulationSines: [[Float]] = (1...15).map { frequency in
-        (0..<(2 * AnalysisGrid.microBlocksPerBlock)).map {
-            Float(sin(2 * Double.pi * Double(frequency) * Double($0) / Double(AnalysisGrid.microBlocksPerSecond)))
+    /// `cos` and `sin` of 2π f m / 100 for the micro-blocks m of a window (100 of each block), f = 1...15 Hz in lanes
+    /// 0...14 (lane 15 is 0), computed once.
+    private static let modulationCosines = modulationTable(cos)
+    private static let modulationSines = modulationTable(sin)
+
+    private static func modulationTable(_ function: (Double) -> Double) -> [SIMD16<Float>] {
+        (0..<(2 * AnalysisGrid.microBlocksPerBlock)).map { block in
+            var lanes = SIMD16<Float>()
+            for frequency in 1...15 {
+                lanes[frequency - 1] = Float(function(2 * Double.pi * Double(frequency) * Double(block)
+                                                      / Double(AnalysisGrid.microBlocksPerSecond)))
+            }
+            return lanes
         }
     }
 }
