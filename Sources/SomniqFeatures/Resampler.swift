@@ -51,6 +51,7 @@ public final class Resampler {
     public private(set) var inputCount: Int64 = 0
     /// Output samples produced so far.
     public private(set) var outputCount: Int64 = 0
+    /// The outputs the last call made (a new array each call: `process` hands it over).
     private var output: [Float] = []
 
     public static let maximumPhases = 1024
@@ -139,9 +140,9 @@ public final class Resampler {
         if !output.isEmpty { output.withUnsafeBufferPointer(body) }
     }
 
-    /// Makes the outputs the input held allows, up to `limit`, into `output` (which holds only them).
+    /// Makes the outputs the input held allows, up to `limit`, into `output` (a new array holding only them).
     private func produce(upTo limit: Int64) {
-        output.removeAll(keepingCapacity: true)
+        output = []
         let available = pendingStart + Int64(pending.count)  // one past the last input sample held
         if let wholeRatio {
             produceWholeRatio(upTo: limit, available: available, centre: wholeRatio.centre, sides: wholeRatio.sides)
