@@ -17,6 +17,12 @@ public struct GradientBoosting: Sendable {
         public var minLeafShare = 0.01
         /// Candidate thresholds per feature.
         public var bins = 32
+        /// Stochastic boosting (Friedman 2002), off at 1: the share of the row groups (a fit's clips) each tree is grown
+        /// on, and the share of the features each tree may test. The rows left out of a round still take its tree's
+        /// points; the draws are a hash of `seed`, the round and the group or feature, so a fit is deterministic.
+        public var groupShare = 1.0
+        public var featureShare = 1.0
+        public var seed: UInt64 = 20261129
 
         public init() {}
     }
@@ -43,14 +49,17 @@ public struct GradientBoosting: Sendable {
 
     /// Fits to `samples` (rows of feature values), `labels` and `weights`, splitting only on `features`.
     /// The weights' scale does not matter: they are rescaled to average 1, so that `l2` counts in rows.
-    public init(samples: [[Float]], labels: [Bool], weights: [Double], features: [Int], options: Options = Options()) {
+    /// `groups`, when given, is each row's group (the clip it comes from), which `Options.groupShare` draws whole.
+    public init(samples: [[Float]], labels: [Bool], weights: [Double], features: [Int], groups: [Int]? = nil,
+                options: Options = Options()) {
         self.init(table: BinnedTable(samples: samples, features: features, bins: options.bins), labels: labels,
-                  weights: weights, options: options)
+                  weights: weights, groups: groups, options: options)
     }
 
     /// Fits to the rows of `table` (binned beforehand, as one table may serve several fits).
-    init(table: BinnedTable, labels: [Bool], weights rawWeights: [Double], options: Options) {
+    init(table: BinnedTable, labels: [Bool], weights rawWeights: [Double], groups: [Int]? = nil, options: Options) {
         precondition(table.rowCount == labels.count && labels.count == rawWeights.count && table.bins == options.bins)
+        precondition(groups.map { $0.count == labels.count } ?? true)
         let rawTotal = rawWeights.reduce(0, +)
         let weights = rawTotal > 0 ? rawWeights.map { $0 * Double(rawWeights.count) / rawTotal } : rawWeights
         let positive = zip(labels, weights).reduce(0.0) { $0 + ($1.0 ? $1.1 : 0) }
@@ -60,19 +69,40 @@ public struct GradientBoosting: Sendable {
         var scores = [Double](repeating: base, count: labels.count)
         var moments = [TreeGrower.Moments](repeating: .zero, count: labels.count)
         var grown: [Tree] = []
-        let minLeafWeight = options.minLeafShare * total
-        for _ in 0..<options.rounds {
+        let samplesGroups = options.groupShare < 1
+        let groupOf = samplesGroups ? (groups ?? Array(labels.indices)) : []
+        for round in 0..<options.rounds {
+            var roundTotal = 0.0
             for row in labels.indices {
+                // A row of a group left out of this round weighs nothing in its tree's growth.
+                let weight = samplesGroups && !Self.drawn(options.seed, round, groupOf[row], share: options.groupShare) ? 0 : weights[row]
                 let p = 1 / (1 + exp(-scores[row]))
-                moments[row] = TreeGrower.Moments(weights[row] * (p - (labels[row] ? 1 : 0)), weights[row] * max(p * (1 - p), 1e-6),
-                                                  weights[row], 0)
+                moments[row] = TreeGrower.Moments(weight * (p - (labels[row] ? 1 : 0)), weight * max(p * (1 - p), 1e-6), weight, 0)
+                roundTotal += weight
             }
+            var allowed: [Bool]?
+            if options.featureShare < 1 {
+                var mask = table.features.indices.map { Self.drawn(options.seed ^ 0x5EED_F00D, round, $0, share: options.featureShare) }
+                if !mask.contains(true), !mask.isEmpty { mask[round % mask.count] = true }
+                allowed = mask
+            }
+            let minLeafWeight = options.minLeafShare * (samplesGroups ? roundTotal : total)
             var grower = TreeGrower(table: table, moments: moments, l2: options.l2, minLeafWeight: minLeafWeight,
-                                    shrinkage: options.learningRate)
+                                    shrinkage: options.learningRate, allowed: allowed)
             // Each training row's leaf is known from the growth: its points are added there, as `Tree.value` would.
             grown.append(grower.grow(rows: Array(labels.indices), depth: options.maxDepth, scores: &scores))
         }
         trees = grown
+    }
+
+    /// Whether item `item` of round `round` is in that round's draw of share `share`: a SplitMix64 hash of the three,
+    /// as a fraction of 2^64.
+    static func drawn(_ seed: UInt64, _ round: Int, _ item: Int, share: Double) -> Bool {
+        var z = seed &+ UInt64(truncatingIfNeeded: round) &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(truncatingIfNeeded: item) &* 0xD1B5_4A32_D192_ED03
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        z ^= z >> 31
+        return Double(z >> 11) / Double(1 << 53) < share
     }
 }
 
@@ -142,15 +172,18 @@ struct TreeGrower {
     let table: BinnedTable
     let moments: [Moments]
     let l2: Double, minLeafWeight: Double, shrinkage: Double
+    /// The columns the tree may split on (`nil`: all).
+    let allowed: [Bool]?
     /// A histogram of every column, reused from node to node.
     private var histogram: [Moments]
 
-    init(table: BinnedTable, moments: [Moments], l2: Double, minLeafWeight: Double, shrinkage: Double) {
+    init(table: BinnedTable, moments: [Moments], l2: Double, minLeafWeight: Double, shrinkage: Double, allowed: [Bool]? = nil) {
         self.table = table
         self.moments = moments
         self.l2 = l2
         self.minLeafWeight = minLeafWeight
         self.shrinkage = shrinkage
+        self.allowed = allowed
         histogram = [Moments](repeating: .zero, count: table.slotCount)
     }
 
@@ -194,7 +227,7 @@ struct TreeGrower {
         let parent = g * g / (h + l2)
         fillHistogram(rows)
         var best: (gain: Double, column: Int, bin: Int, missingBelow: Bool)?
-        for column in table.features.indices {
+        for column in table.features.indices where allowed?[column] ?? true {
             let cuts = table.thresholds[column].count
             guard cuts > 0 else { continue }
             let offset = table.slotOffsets[column]

@@ -22,6 +22,10 @@ public struct ModelFitter: Sendable {
         /// Boosting rounds (trees per class) and step size.
         public var rounds = 300
         public var learningRate = 0.1
+        /// Stochastic boosting, off at 1 (`GradientBoosting.Options`): the share of the training clips each tree is
+        /// grown on, and the share of the features it may test.
+        public var clipShare = 1.0
+        public var featureShare = 1.0
         /// Grouped folds of the training clips whose held-out scores fit a boosted class's calibration.
         public var calibrationFolds = 3
         /// Least share of the (balanced) training weight a leaf may hold.
@@ -227,6 +231,8 @@ public struct ModelFitter: Sendable {
         boosting.maxDepth = options.maxDepth
         boosting.learningRate = options.learningRate
         boosting.minLeafShare = options.minLeafShare
+        boosting.groupShare = options.clipShare
+        boosting.featureShare = options.featureShare
         return boosting
     }
 
@@ -257,7 +263,7 @@ public struct ModelFitter: Sendable {
         let boosted = GradientBoosting(table: tables?.all ?? BinnedTable(samples: rows, features: features, bins: boosting.bins),
                                        labels: labels, weights: balancedWeights(labels: labels, clips: rowClip, sources: sources,
                                                                                 noneOfOurs: noneOfOurs(dataset), copies: copies(dataset)),
-                                       options: boosting)
+                                       groups: rowClip, options: boosting)
         // Held-out scores: each row scored by a model fitted without its clip's group.
         let rowFold = calibrationFolds(clips: rowClip, dataset: dataset)
         var heldOut = [Double](repeating: 0, count: rows.count)
@@ -272,7 +278,7 @@ public struct ModelFitter: Sendable {
             let model = GradientBoosting(table: table, labels: trainingLabels,
                                          weights: balancedWeights(labels: trainingLabels, clips: training.map { rowClip[$0] }, sources: sources,
                                                                   noneOfOurs: noneOfOurs(dataset), copies: copies(dataset)),
-                                         options: boosting)
+                                         groups: training.map { rowClip[$0] }, options: boosting)
             for row in rows.indices where rowFold[row] == fold { heldOut[row] = model.score(rows[row]) }
         }
         // Every clip weighs the same, whatever its class: confidences then match the share of clips that were right.

@@ -65,6 +65,14 @@ struct FitCommand: ParsableCommand {
     @Option(help: "Step size of each boosted tree, (0, 1].")
     var learningRate = 0.1
 
+    @Option(help: ArgumentHelp("Stochastic boosting: the share of the training clips each boosted tree is grown on, (0, 1] (1: all).",
+                               valueName: "share"))
+    var clipShare = ModelFitter.Options().clipShare
+
+    @Option(help: ArgumentHelp("Stochastic boosting: the share of the features each boosted tree may test, (0, 1] (1: all).",
+                               valueName: "share"))
+    var featureShare = ModelFitter.Options().featureShare
+
     @Option(help: "Fewest labelled examples (clips or events) to fit a class.")
     var minExamples = 5
 
@@ -171,6 +179,9 @@ struct FitCommand: ParsableCommand {
         if !(0...1).contains(sourceBalance) { throw ValidationError("--source-balance must lie in 0...1") }
         if !(noneWeight > 0 && noneWeight.isFinite) { throw ValidationError("--none-weight must be a positive number") }
         if !(copyWeight > 0 && copyWeight <= 1) { throw ValidationError("--copy-weight must lie in (0, 1]") }
+        if !(clipShare > 0 && clipShare <= 1) || !(featureShare > 0 && featureShare <= 1) {
+            throw ValidationError("--clip-share and --feature-share must lie in (0, 1]")
+        }
         if !(0...1).contains(leadShare) { throw ValidationError("--lead-share must lie in 0...1 (a share of the copies)") }
         if !(-10...AugmentationRecipe().snrDecibels.upperBound).contains(minSnr) {
             throw ValidationError("--min-snr must lie in -10...\(Int(AugmentationRecipe().snrDecibels.upperBound)) dB")
@@ -294,6 +305,8 @@ struct FitCommand: ParsableCommand {
         options.maxDepth = maxDepth
         options.rounds = rounds
         options.learningRate = learningRate
+        options.clipShare = clipShare
+        options.featureShare = featureShare
         options.minExamples = minExamples
         options.sourceBalance = sourceBalance
         options.noneWeight = noneWeight
