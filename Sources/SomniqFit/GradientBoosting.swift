@@ -22,6 +22,10 @@ public struct GradientBoosting: Sendable {
         /// points; the draws are a hash of `seed`, the round and the group or feature, so a fit is deterministic.
         public var groupShare = 1.0
         public var featureShare = 1.0
+        /// Draw only the class's own rows (`groupShare` of its groups a tree, each drawn row weighing 1/`groupShare`, so
+        /// the class keeps its weight beside the rest), and grow every tree on every row of the rest: each tree hears
+        /// a draw of what the class is, and all of what it is not.
+        public var drawsClassOnly = false
         public var seed: UInt64 = 20261129
 
         public init() {}
@@ -75,7 +79,11 @@ public struct GradientBoosting: Sendable {
             var roundTotal = 0.0
             for row in labels.indices {
                 // A row of a group left out of this round weighs nothing in its tree's growth.
-                let weight = samplesGroups && !Self.drawn(options.seed, round, groupOf[row], share: options.groupShare) ? 0 : weights[row]
+                var weight = weights[row]
+                if samplesGroups && (labels[row] || !options.drawsClassOnly) {
+                    let drawn = Self.drawn(options.seed, round, groupOf[row], share: options.groupShare)
+                    weight = !drawn ? 0 : options.drawsClassOnly ? weight / options.groupShare : weight
+                }
                 let p = 1 / (1 + exp(-scores[row]))
                 moments[row] = TreeGrower.Moments(weight * (p - (labels[row] ? 1 : 0)), weight * max(p * (1 - p), 1e-6), weight, 0)
                 roundTotal += weight

@@ -26,6 +26,8 @@ public struct ModelFitter: Sendable {
         /// grown on, and the share of the features it may test.
         public var clipShare = 1.0
         public var featureShare = 1.0
+        /// `clipShare` draws only the class's own clips; every tree is grown on all of the rest.
+        public var drawsClassOnly = false
         /// Grouped folds of the training clips whose held-out scores fit a boosted class's calibration.
         public var calibrationFolds = 3
         /// Least share of the (balanced) training weight a leaf may hold.
@@ -233,6 +235,7 @@ public struct ModelFitter: Sendable {
         boosting.minLeafShare = options.minLeafShare
         boosting.groupShare = options.clipShare
         boosting.featureShare = options.featureShare
+        boosting.drawsClassOnly = options.drawsClassOnly
         return boosting
     }
 

@@ -73,6 +73,9 @@ struct FitCommand: ParsableCommand {
                                valueName: "share"))
     var featureShare = ModelFitter.Options().featureShare
 
+    @Flag(help: "With --clip-share: draw only each class's own clips; every tree is grown on all of the rest.")
+    var drawClassOnly = false
+
     @Option(help: "Fewest labelled examples (clips or events) to fit a class.")
     var minExamples = 5
 
@@ -182,6 +185,7 @@ struct FitCommand: ParsableCommand {
         if !(clipShare > 0 && clipShare <= 1) || !(featureShare > 0 && featureShare <= 1) {
             throw ValidationError("--clip-share and --feature-share must lie in (0, 1]")
         }
+        if drawClassOnly && clipShare == 1 { throw ValidationError("--draw-class-only needs --clip-share below 1") }
         if !(0...1).contains(leadShare) { throw ValidationError("--lead-share must lie in 0...1 (a share of the copies)") }
         if !(-10...AugmentationRecipe().snrDecibels.upperBound).contains(minSnr) {
             throw ValidationError("--min-snr must lie in -10...\(Int(AugmentationRecipe().snrDecibels.upperBound)) dB")
@@ -307,6 +311,7 @@ struct FitCommand: ParsableCommand {
         options.learningRate = learningRate
         options.clipShare = clipShare
         options.featureShare = featureShare
+        options.drawsClassOnly = drawClassOnly
         options.minExamples = minExamples
         options.sourceBalance = sourceBalance
         options.noneWeight = noneWeight

@@ -1,3 +1,4 @@
+import Foundation
 import SomniqFeatures
 @testable import SomniqFit
 import Testing
@@ -26,6 +27,15 @@ import Testing
     func features(_ tree: GradientBoosting.Tree) -> Set<Int> {
         guard case .split(let feature, _, _, let below, let above) = tree else { return [] }
         return Set([feature]).union(features(below)).union(features(above))
+    }
+
+    /// One tree of one test grown on half the clips, and which of `rows()`'s 40 clips its round draws.
+    func oneStumpOnHalfTheClips() -> (options: GradientBoosting.Options, drawn: [Bool]) {
+        var options = GradientBoosting.Options()
+        options.rounds = 1
+        options.maxDepth = 1
+        options.groupShare = 0.5
+        return (options, (0..<40).map { GradientBoosting.drawn(options.seed, 0, $0, share: 0.5) })
     }
 
     @Test func theDrawsTakeTheirShare() {
@@ -61,11 +71,7 @@ import Testing
         // The clips drawn for the first round show the class as a high centroid; the others, weighing three times as
         // much, as a low one. One tree grown on the drawn clips alone follows them; grown on all, the others.
         let (samples, _, groups) = rows()
-        var options = GradientBoosting.Options()
-        options.rounds = 1
-        options.maxDepth = 1
-        options.groupShare = 0.5
-        let drawn = (0..<40).map { GradientBoosting.drawn(options.seed, 0, $0, share: 0.5) }
+        var (options, drawn) = oneStumpOnHalfTheClips()
         #expect(drawn.contains(true) && drawn.contains(false))
         let labels = zip(samples, groups).map { row, clip in (row[centroid] > 1_000) == drawn[clip] }
         let weights = groups.map { drawn[$0] ? 1.0 : 3.0 }
@@ -77,6 +83,43 @@ import Testing
         let whole = GradientBoosting(samples: samples, labels: labels, weights: weights, features: [centroid], groups: groups,
                                      options: options)
         #expect(whole.score(high) < whole.score(low))
+    }
+
+    @Test func drawingTheClassAloneGrowsEachTreeOnAllOfTheRest() {
+        // The class sits at a middle centroid. The clips of the rest drawn for the first round are low; the others,
+        // weighing three times as much, high. Drawing every clip, one split keeps the high ones with the class (the
+        // tree never sees them); drawing the class's clips alone, the tree parts the class from the heavy high rest.
+        let (samples, labels, groups) = rows()
+        var (options, drawn) = oneStumpOnHalfTheClips()
+        #expect(drawn.enumerated().contains { $0.offset % 2 == 1 && $0.element } && drawn.enumerated().contains { $0.offset % 2 == 1 && !$0.element })
+        let placed = zip(samples, zip(labels, groups)).map { row, labelled in
+            var row = row
+            row[centroid] = labelled.0 ? 1_000 : drawn[labelled.1] ? 500 : 1_500
+            row[centroid] += Float(labelled.1 % 7)
+            return row
+        }
+        let weights = zip(labels, groups).map { label, clip in !label && !drawn[clip] ? 3.0 : 1.0 }
+        let middle = placed[labels.firstIndex(of: true)!], high = placed.first { $0[centroid] > 1_400 }!
+        let every = GradientBoosting(samples: placed, labels: labels, weights: weights, features: [centroid], groups: groups, options: options)
+        #expect(every.score(high) == every.score(middle))
+        options.drawsClassOnly = true
+        let classOnly = GradientBoosting(samples: placed, labels: labels, weights: weights, features: [centroid], groups: groups, options: options)
+        #expect(classOnly.score(high) < classOnly.score(middle))
+    }
+
+    @Test func drawingTheClassAloneKeepsItsWeight() {
+        // Nothing tells the class apart, so every tree is one leaf: the fit stays at the class's share (one half) only
+        // when the drawn clips of the class weigh for those left out.
+        var options = GradientBoosting.Options()
+        options.rounds = 50
+        options.groupShare = 0.5
+        options.drawsClassOnly = true
+        let clips = 0..<800
+        let samples = clips.map { _ in FeatureVector().values }, labels = clips.map { $0 % 2 == 0 }
+        let model = GradientBoosting(samples: samples, labels: labels, weights: labels.map { _ in 1 }, features: [centroid],
+                                     groups: Array(clips), options: options)
+        let probability = 1 / (1 + exp(-model.score(samples[0])))
+        #expect(abs(probability - 0.5) < 0.03, "\(probability)")
     }
 
     @Test func aStochasticFitIsDeterministic() {
