@@ -83,6 +83,18 @@ import Testing
         #expect(negative.stderr.contains("--shard -1/4: K must lie between 1 and N (4)"), "\(negative.stderr)")
     }
 
+    @Test func fitsStochasticOptionsOutOfTheirRangeAreUsageErrors() throws {
+        let scratch = Scratch()
+        let out = scratch.file("model")
+        let none = try CommandRunner.run(["fit", "--clips", sampleNight, "--out", out, "--clip-share", "0"])
+        #expect(none.status == 64)
+        #expect(none.stderr.contains("--clip-share and --feature-share must lie in (0, 1]"), "\(none.stderr)")
+        let classOnly = try CommandRunner.run(["fit", "--clips", sampleNight, "--out", out, "--draw-class-only"])
+        #expect(classOnly.status == 64)
+        #expect(classOnly.stderr.contains("--draw-class-only needs --clip-share below 1"), "\(classOnly.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out), "a refused fit writes nothing")
+    }
+
     @Test func audioLibsndfileCannotPlaceIsNotCalledMissing() throws {
         let scratch = Scratch()
         let garbage = scratch.file("bad.mp3")
