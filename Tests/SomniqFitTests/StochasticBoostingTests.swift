@@ -100,7 +100,9 @@ import Testing
         }
         let weights = zip(labels, groups).map { label, clip in !label && !drawn[clip] ? 3.0 : 1.0 }
         let middle = placed[labels.firstIndex(of: true)!], high = placed.first { $0[centroid] > 1_400 }!
+        let low = placed.first { $0[centroid] < 600 }!
         let every = GradientBoosting(samples: placed, labels: labels, weights: weights, features: [centroid], groups: groups, options: options)
+        #expect(every.score(middle) > every.score(low), "the plain draw's stump parts the class from the drawn rest")
         #expect(every.score(high) == every.score(middle))
         options.drawsClassOnly = true
         let classOnly = GradientBoosting(samples: placed, labels: labels, weights: weights, features: [centroid], groups: groups, options: options)
