@@ -15,8 +15,8 @@ public struct RecordingTimeline: Sendable {
     /// The classes whose activity is their bouts (`EventRhythm.boutOnly`): their episodes are timed and cut by the
     /// events of bouts only, never by an event on its own.
     private let boutOnlyClasses: Set<Int>
-    /// Per class the bouts correct (`EventRhythm.boutOnly` and `claims`), the windows in which the alert processor
-    /// does not hear it. Found once per recording, applied under every profile.
+    /// Per class the bouts correct (`EventRhythm.boutOnly` and `claims`) or that opens a sound or ends a pause
+    /// (`SoundClassDefinition.opensSound`, `endsPauseIn`), the windows in which the alert processor does not hear it. Found once per recording, applied under every profile.
     private let unheard: [(classIndex: Int, windows: [Bool])]
 
     public init(envelope: LevelEnvelope, model: ClassifierModel, confidences: [Float], windowCount: Int) {
@@ -65,6 +65,7 @@ public struct RecordingTimeline: Sendable {
         boutOnlyClasses = Set(model.classes.indices.filter { model.classes[$0].events?.boutOnly == true })
         unheard = Self.unheardWindows(model: model, events: events, bouts: bouts, claiming: claiming, windowCount: windowCount)
             + Self.withinOtherSounds(model: model, confidences: confidences, windowCount: windowCount, timing: timing)
+            + Self.outsidePauses(model: model, confidences: confidences, windowCount: windowCount)
     }
 
     /// How long after a window's end the confidence the alert processor hears there for `classIndex` is settled: a
@@ -123,11 +124,8 @@ public struct RecordingTimeline: Sendable {
             for window in 0..<windowCount where confidences[window * classCount + classIndex] > 0 {
                 for earlier in stride(from: window - 1, through: max(0, window - stretchWindows), by: -1) {
                     if isQuiet(earlier) { break }
-                    var holder = 0
-                    for other in 1..<classCount where confidences[earlier * classCount + other] > confidences[earlier * classCount + holder] {
-                        holder = other
-                    }
-                    if holder != classIndex, !ignored.contains(holder), confidences[earlier * classCount + holder] >= holdingConfidence {
+                    if let holder = holder(of: earlier, confidences: confidences, classCount: classCount),
+                       holder != classIndex, !ignored.contains(holder) {
                         unheard[window] = true
                         break
                     }
@@ -136,6 +134,39 @@ public struct RecordingTimeline: Sendable {
             if unheard.contains(true) { result.append((classIndex, unheard)) }
         }
         return result
+    }
+
+    /// Per class that ends a pause in others (`SoundClassDefinition.endsPauseIn`), the windows where it is not heard:
+    /// those that start more than `withinSec` after the last window one of those classes held, or before any. Causal:
+    /// only earlier windows are read.
+    private static func outsidePauses(model: ClassifierModel, confidences: [Float], windowCount: Int)
+        -> [(classIndex: Int, windows: [Bool])] {
+        let classCount = model.classes.count
+        var result: [(classIndex: Int, windows: [Bool])] = []
+        for (classIndex, definition) in model.classes.enumerated() {
+            guard let pause = definition.endsPauseIn else { continue }
+            let paused = Set(pause.classes.compactMap { id in model.classes.firstIndex { $0.id == id } })
+            var unheard = [Bool](repeating: false, count: windowCount)
+            var lastHeld: Int?
+            for window in 0..<windowCount {
+                let start = AnalysisGrid.windowStartSeconds(window)
+                unheard[window] = lastHeld.map { start - AnalysisGrid.windowStartSeconds($0) > pause.withinSec } ?? true
+                if let holder = holder(of: window, confidences: confidences, classCount: classCount), paused.contains(holder) {
+                    lastHeld = window
+                }
+            }
+            result.append((classIndex, unheard))
+        }
+        return result
+    }
+
+    /// The class on top in `window` if it stands at `holdingConfidence` or more (the first of equals).
+    private static func holder(of window: Int, confidences: [Float], classCount: Int) -> Int? {
+        var holder = 0
+        for other in 1..<classCount where confidences[window * classCount + other] > confidences[window * classCount + holder] {
+            holder = other
+        }
+        return confidences[window * classCount + holder] >= holdingConfidence ? holder : nil
     }
 
     /// Where the bouts correct what the alert processor hears: a `boutOnly` class outside its bouts, and a claimed
@@ -173,7 +204,9 @@ public struct RecordingTimeline: Sendable {
     /// - a `boutOnly` class is heard only within its bouts (one snore-like sound on its own is not the activity);
     /// - a class another class claims is not heard within the claiming class's bouts, except over events of its own
     ///   (a loud snore of a bout, scored as a cough or a door in its window, is a snore);
-    /// - a class that opens a sound (a gasp) is not heard within a sound another class already holds.
+    /// - a class that opens a sound (a gasp) is not heard within a sound another class already holds;
+    /// - a class that ends a pause in others (a gasp, in breathing) is not heard where none of them was heard shortly
+    ///   before.
     /// The same for every profile, so that a stricter profile still never alerts more than a looser one. The stored
     /// window confidences stay the classifier's.
     public func heardConfidences(_ confidences: [Float], classCount: Int, windowCount: Int) -> [Float] {

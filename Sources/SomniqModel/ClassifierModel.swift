@@ -67,6 +67,10 @@ public struct ClassifierModel: Codable, Equatable, Sendable {
                 throw DecodingError.dataCorruptedError(forKey: .classes, in: container,
                     debugDescription: "class \"\(definition.id)\" claims \"\(claimed)\", which is not another class of this model")
             }
+            for paused in definition.endsPauseIn?.classes ?? [] where !seen.contains(paused) || paused == definition.id {
+                throw DecodingError.dataCorruptedError(forKey: .classes, in: container,
+                    debugDescription: "class \"\(definition.id)\" ends a pause in \"\(paused)\", which is not another class of this model")
+            }
         }
     }
 

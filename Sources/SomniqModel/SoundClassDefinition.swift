@@ -66,6 +66,41 @@ public struct SoundClassDefinition: Codable, Equatable, Sendable {
     /// where no other class held the stretch before it. A gasp-like breath a second into a sob, a cough fit or a
     /// snore is that sound's own breath, not a gasp.
     public var opensSound: Bool = false
+    /// The sound ends a pause in another sound (a gasp ends a pause in breathing): it is heard only where one of those
+    /// classes held a window shortly before. After a quiet that no breathing was heard before, a gasp-like sound
+    /// cannot be told to end a pause in breathing: it is a sneeze's intake, a scream's start, a bark.
+    public var endsPauseIn: PauseEnding?
+
+    /// The classes whose pause a sound ends, and how long such a pause may last.
+    public struct PauseEnding: Codable, Equatable, Sendable {
+        /// The classes one of which must have held a window (on top, at `RecordingTimeline.holdingConfidence` or
+        /// more) before the sound.
+        public var classes: [String]
+        /// How long before the sound's window that window may start, seconds.
+        public var withinSec: Double
+
+        public init(classes: [String], withinSec: Double) {
+            self.classes = classes
+            self.withinSec = withinSec
+        }
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case classes, withinSec }
+
+        public init(from decoder: any Decoder) throws {
+            try decoder.rejectUnknownKeys(CodingKeys.self)
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            classes = try container.decode([String].self, forKey: .classes)
+            withinSec = try container.decode(Double.self, forKey: .withinSec)
+            guard !classes.isEmpty else {
+                throw DecodingError.dataCorruptedError(forKey: .classes, in: container,
+                    debugDescription: "endsPauseIn needs the classes whose pause the sound ends")
+            }
+            guard withinSec > 0, withinSec <= 3600 else {
+                throw DecodingError.dataCorruptedError(forKey: .withinSec, in: container,
+                    debugDescription: "endsPauseIn.withinSec is how long a pause may last, in seconds: a number in (0, 3600]")
+            }
+        }
+    }
 
     /// Hand-written conditions, read as a class's own are (`maxConfidence × Π all × max any × (1 − max none)`).
     public struct Backstop: Codable, Equatable, Sendable {
@@ -124,7 +159,7 @@ public struct SoundClassDefinition: Codable, Equatable, Sendable {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case id, tier, status, covers, description, bandHz, maxConfidence, all, any, none, paths, score, backstop, never, always, adjust, events,
-             opensSound
+             opensSound, endsPauseIn
     }
 
     /// Whether `id` is safe as a file-name part, a CSV column, a label and a SQL value without quoting:
@@ -161,6 +196,7 @@ public struct SoundClassDefinition: Codable, Equatable, Sendable {
         always = try container.decodeIfPresent([Condition].self, forKey: .always) ?? []
         events = try container.decodeIfPresent(EventRhythm.self, forKey: .events)
         opensSound = try container.decodeIfPresent(Bool.self, forKey: .opensSound) ?? false
+        endsPauseIn = try container.decodeIfPresent(PauseEnding.self, forKey: .endsPauseIn)
         if let bandHz, !(bandHz > 0 && bandHz <= 192_000) {
             throw DecodingError.dataCorruptedError(forKey: .bandHz, in: container,
                 debugDescription: "bandHz is the top of the band the sound needs, in Hz: a number in (0, 192000]")
@@ -198,6 +234,7 @@ extension SoundClassDefinition {
         try container.encodeIfPresent(adjust, forKey: .adjust)
         try container.encodeIfPresent(events, forKey: .events)
         if opensSound { try container.encode(opensSound, forKey: .opensSound) }
+        try container.encodeIfPresent(endsPauseIn, forKey: .endsPauseIn)
     }
 }
 

@@ -1,6 +1,7 @@
 import SomniqDetection
 import SomniqFeatures
 import SomniqModel
+import Testing
 
 /// A recording scripted for the timeline tests, as the whole-recording steps see one: `seconds` of a quiet room
 /// (−60 dBFS) with loud stretches at −20 dBFS (`loudest` ones at −8 dBFS), and per-window confidences set by hand for a
@@ -36,6 +37,29 @@ struct HandScoredRecording {
 
     func timeline(_ bundle: ModelBundle) -> RecordingTimeline {
         RecordingTimeline(envelope: envelope, model: bundle.classifier, confidences: confidences, windowCount: windows)
+    }
+
+    /// The confidences the alert processor hears under `bundle`'s whole-recording timeline.
+    func heard(_ bundle: ModelBundle) -> [Float] {
+        timeline(bundle).heardConfidences(confidences, classCount: classCount, windowCount: windows)
+    }
+
+    /// Expects `bundle` to hear what `control` hears, except class `classIndex` in the windows whose start
+    /// `silenced` holds: there `bundle` hears 0 and `control` the scripted `value`.
+    func expectSilenced(_ classIndex: Int, where silenced: (Double) -> Bool, value: Float, bundle: ModelBundle,
+                        control: ModelBundle, sourceLocation: SourceLocation = #_sourceLocation) {
+        let with = heard(bundle), without = heard(control)
+        for window in 0..<windows {
+            let start = AnalysisGrid.windowStartSeconds(window)
+            for other in 0..<classCount {
+                let index = window * classCount + other
+                if other == classIndex && silenced(start) {
+                    #expect(with[index] == 0 && without[index] == value, "window at \(start) s", sourceLocation: sourceLocation)
+                } else {
+                    #expect(with[index] == without[index], "window at \(start) s, class \(other)", sourceLocation: sourceLocation)
+                }
+            }
+        }
     }
 
     /// Every profile of `bundle` over the recording, with its whole-recording timeline.
