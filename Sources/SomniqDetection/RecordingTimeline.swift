@@ -16,7 +16,8 @@ public struct RecordingTimeline: Sendable {
     /// events of bouts only, never by an event on its own.
     private let boutOnlyClasses: Set<Int>
     /// Per class the bouts correct (`EventRhythm.boutOnly` and `claims`) or that opens a sound or ends a pause
-    /// (`SoundClassDefinition.opensSound`, `endsPauseIn`), the windows in which the alert processor does not hear it. Found once per recording, applied under every profile.
+    /// (`SoundClassDefinition.opensSound`, `endsPauseIn`), the windows in which the alert processor does not hear it.
+    /// Found once per recording, applied under every profile.
     private let unheard: [(classIndex: Int, windows: [Bool])]
 
     public init(envelope: LevelEnvelope, model: ClassifierModel, confidences: [Float], windowCount: Int) {
