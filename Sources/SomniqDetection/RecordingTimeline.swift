@@ -156,7 +156,7 @@ public struct RecordingTimeline: Sendable {
                     lastHeld = window
                 }
             }
-            result.append((classIndex, unheard))
+            if unheard.contains(true) { result.append((classIndex, unheard)) }
         }
         return result
     }

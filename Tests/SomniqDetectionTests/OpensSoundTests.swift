@@ -1,5 +1,4 @@
 import SomniqDetection
-import SomniqFeatures
 import SomniqModel
 import Testing
 

@@ -3,8 +3,8 @@ import SomniqModel
 import Testing
 
 /// Sleep talk comes as utterances, and coughs as spells (models/default: speech and laughter smoothed over 1 s, a 1 s
-/// debounce under balanced and their own 8 s merge gap; coughs whose onsets follow within 6 s are one spell). Each check has a
-/// control: the same recording under the model without the setting, to show the check can fail.
+/// debounce under balanced and their own 8 s merge gap; coughs whose onsets follow within 6 s are one spell). Each
+/// check has a control: the same recording under the model without the setting, to show the check can fail.
 @Suite struct UtteranceAndSpellTests {
     let classes = defaultBundle.classifier.classes.count
     let speech = defaultBundle.classifier.classes.firstIndex { $0.id == "speech" }!
