@@ -4,30 +4,22 @@ import SomniqModel
 /// Fit on some folds, predict the one left out: the honest way to report a fitted model.
 public enum CrossValidation {
     /// How a clip is scored, in words (printed with the scores).
-    /// `other` competes: a household sound heard as none of ours in most of its loud windows is none of ours, even where one
-    /// window of it sounded like a cough (with `other` aside, as before model 3.0.0, one such window made the clip a cough).
-    public static let clipRule = "a clip's prediction is the class on top in the most of its loud windows (within 10 dB of its "
-        + "loudest, the windows the label is about), other (none of ours) included, silence and unclassified aside; silence if "
-        + "nothing else is on top"
+    public static let clipRule = TopClass.clipRule
 
-    /// A clip's prediction by a model (see `clipRule`), and the mean confidence of that class over the loud
+    /// A clip's prediction by a model (`TopClass.clip`), and the mean confidence of that class over the loud
     /// windows where it is on top.
     public static func predict(_ clip: FitDataset.Clip, classifier: Classifier, floor: Float) -> (label: String, confidence: Float) {
         predict(windows: clip.windows, classifier: classifier, floor: floor)
     }
 
     public static func predict(windows rows: [[Float]], classifier: Classifier, floor: Float) -> (label: String, confidence: Float) {
-        let loud = FitDataset.activeWindows(levels: rows.map { $0[FeatureID.rmsDbfs.index] })
-        var seconds: [String: Double] = [:], confidenceSum: [String: Float] = [:], windows: [String: Int] = [:]
-        for (row, isLoud) in zip(rows, loud) where isLoud {
-            let confidences = classifier.classify(FeatureVector(values: row))
-            let (label, confidence) = TopClass.of(confidences, classIDs: classifier.model.classIDs, floor: floor)
-            seconds[label, default: 0] += AnalysisGrid.hopSeconds
-            confidenceSum[label, default: 0] += confidence
-            windows[label, default: 0] += 1
+        let levels = rows.map { $0[FeatureID.rmsDbfs.index] }
+        // Only the loud windows vote, so only they are classified.
+        let tops = zip(rows, TopClass.loudWindows(levels: levels)).map { row, isLoud in
+            isLoud ? TopClass.of(classifier.classify(FeatureVector(values: row)), classIDs: classifier.model.classIDs, floor: floor)
+                : (label: TopClass.unclassified, confidence: Float(0))
         }
-        let label = TopClass.dominant(seconds, otherCompetes: true)
-        return (label, windows[label].map { confidenceSum[label]! / Float($0) } ?? 0)
+        return TopClass.clip(tops, levels: levels)
     }
 
     /// The prediction of every window of a clip, for event-labelled recordings.

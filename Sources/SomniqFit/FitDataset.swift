@@ -74,15 +74,6 @@ public struct FitDataset: Sendable {
 
     public init(clips: [Clip]) { self.clips = clips }
 
-    /// Windows within `rangeDecibels` of the clip's loudest and above `floorDbfs`: the labelled sound, not the
-    /// pauses around it. A clip with none keeps its loudest window.
-    public static func activeWindows(levels: [Float], rangeDecibels: Float = 10, floorDbfs: Float = -70) -> [Bool] {
-        guard let loudest = levels.max() else { return [] }
-        var active = levels.map { $0 >= loudest - rangeDecibels && $0 > floorDbfs }
-        if !active.contains(true), let index = levels.firstIndex(of: loudest) { active[index] = true }
-        return active
-    }
-
     /// The group of a clip, from its file name: a UUID if it has one (a recording device or session), a
     /// Freesound id (`_<digits>_` of five or more digits), a spoken-digit speaker (`<digit>_<name>_<take>`),
     /// else the file itself.

@@ -49,7 +49,7 @@ public struct FitDataBuilder {
                 let audio = try AudioFileReader.readMono(clip.path)
                 let group = clip.resolvedGroup
                 let rows = windows(of: audio.samples, sampleRate: audio.sampleRate)
-                let used = FitDataset.activeWindows(levels: rows.map { $0[FeatureID.rmsDbfs.index] })
+                let used = TopClass.loudWindows(levels: rows.map { $0[FeatureID.rmsDbfs.index] })
                 var original = FitDataset.Clip(path: clip.path, label: clip.label, classID: classID, group: group, windows: rows,
                                                windowClasses: rows.map { _ in classID }, used: used, source: clip.source)
                 original.detail = clip.detail
@@ -92,7 +92,7 @@ public struct FitDataBuilder {
             let sound = copyRows[lead...]
             let copyUsed = [Bool](repeating: false, count: lead)
                 + (sound.count == clip.used.count
-                    ? clip.used : FitDataset.activeWindows(levels: sound.map { $0[FeatureID.rmsDbfs.index] }))
+                    ? clip.used : TopClass.loudWindows(levels: sound.map { $0[FeatureID.rmsDbfs.index] }))
             var augmented = FitDataset.Clip(
                 path: clip.path, label: clip.label, classID: clip.classID, group: clip.group, windows: copyRows,
                 windowClasses: copyRows.indices.map { $0 < lead ? nil : clip.classID }, used: copyUsed, source: clip.source)
@@ -148,7 +148,7 @@ public struct FitDataBuilder {
                 let name = "synthesised \(sound.name) \(index + 1)"
                 var clip = FitDataset.Clip(path: name, label: sound.name, classID: nil, group: name, windows: rows,
                                            windowClasses: rows.map { _ in nil },
-                                           used: FitDataset.activeWindows(levels: rows.map { $0[FeatureID.rmsDbfs.index] }))
+                                           used: TopClass.loudWindows(levels: rows.map { $0[FeatureID.rmsDbfs.index] }))
                 clip.augmented = true
                 return clip
             }

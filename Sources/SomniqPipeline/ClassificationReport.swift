@@ -9,11 +9,15 @@ public enum ClassificationReport {
     public struct File: Sendable {
         public var data: RecordingData
         public var summary: ClassificationSummary
+        /// The file's class as a clip (`ClassificationSummary.clipVerdict`): the rule `evaluate` scores clips by.
+        public var dominantClass: String
         public var includeFeatures: Bool
 
+        /// `data` analysed with its levels or features kept in memory (`FeatureKeeping.levels`, `.inMemory`).
         public init(_ data: RecordingData, detectionFloor: Float, includeFeatures: Bool) {
             self.data = data
             summary = ClassificationSummary(data, detectionFloor: detectionFloor)
+            dominantClass = ClassificationSummary.clipVerdict(data, detectionFloor: detectionFloor).label
             self.includeFeatures = includeFeatures
         }
 
@@ -31,7 +35,8 @@ public enum ClassificationReport {
     public static func table(_ files: [File]) -> String {
         var text = ""
         for file in files {
-            text += "\(Formatting.printable(file.data.path)): \(Formatting.fixed(file.data.durationSeconds, 1)) s, \(file.summary.headline)\n"
+            text += "\(Formatting.printable(file.data.path)): \(Formatting.fixed(file.data.durationSeconds, 1)) s, \(file.summary.headline); "
+                + "dominant: \(file.dominantClass)\n"
             if !file.data.undetectableClasses.isEmpty {
                 text += "  not detectable at \(file.data.sampleRate) Hz: \(file.data.undetectableClasses.joined(separator: ", "))\n"
             }
@@ -75,7 +80,7 @@ public enum ClassificationReport {
             Entry(path: file.data.path, durationSeconds: file.data.durationSeconds, sampleRate: file.data.sampleRate,
                   channels: file.data.channelCount, windowCount: file.data.windowCount,
                   undetectableClasses: file.data.undetectableClasses,
-                  summary: Summary(dominantClass: file.summary.dominantClass, secondsPerClass: file.summary.secondsPerClass),
+                  summary: Summary(dominantClass: file.dominantClass, secondsPerClass: file.summary.secondsPerClass),
                   windows: file.summary.windows.map { window in
                       Window(index: window.index, start: window.startSeconds, end: window.endSeconds, topClass: window.topClass,
                              confidence: window.confidence,
@@ -103,7 +108,7 @@ public enum ClassificationReport {
                                      + Array(repeating: "", count: featureIDs.count - features.count))
                 }
                 for (label, seconds) in file.rankedClasses {
-                    writer.write(row: [label == file.summary.dominantClass ? "dominant" : "summary", file.data.path, "", "", "",
+                    writer.write(row: [label == file.dominantClass ? "dominant" : "summary", file.data.path, "", "", "",
                                            label, "", CSVText.number(seconds)] + Array(repeating: "", count: featureIDs.count))
                 }
             }

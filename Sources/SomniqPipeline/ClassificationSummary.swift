@@ -18,8 +18,6 @@ public struct ClassificationSummary: Equatable, Sendable {
     public var windows: [Window]
     /// Each window contributes one hop (0.5 s) to its top class, so the total is the recording's length.
     public var secondsPerClass: [String: Double]
-    /// The class with the most seconds, silence and unclassified windows aside (`silence` if there is nothing else).
-    public var dominantClass: String
 
     public init(_ data: RecordingData, detectionFloor: Float) {
         var windows: [Window] = []
@@ -38,7 +36,25 @@ public struct ClassificationSummary: Equatable, Sendable {
         }
         self.windows = windows
         secondsPerClass = seconds
-        dominantClass = TopClass.dominant(seconds)
+    }
+
+    /// The recording's class as a clip (`TopClass.clip`: the class on top in the most of its loud windows, `other`
+    /// included): what `evaluate` scores a labelled clip by and `classify` reports as a file's dominant class. Each
+    /// window's top class is read from the stored confidences (a class the recording cannot hear is silenced there) and
+    /// its level from the kept features: the analysis must have kept `rms_dbfs` in memory (`FeatureKeeping.levels` or
+    /// `.inMemory`).
+    public static func clipVerdict(_ data: RecordingData, detectionFloor: Float) -> (label: String, confidence: Float) {
+        guard let column = data.featureIDs.firstIndex(of: FeatureID.rmsDbfs.rawValue), data.featureSpool == nil,
+              data.firstFeatureWindow == 0 else {
+            preconditionFailure("a clip verdict reads each window's level: analyse with the features or levels kept in memory")
+        }
+        let width = data.featureIDs.count, classCount = data.classIDs.count
+        let levels = (0..<data.windowCount).map { data.features[$0 * width + column] }
+        let tops = (0..<data.windowCount).map { index in
+            TopClass.of(data.confidences[(index * classCount)..<((index + 1) * classCount)], classIDs: data.classIDs,
+                        floor: detectionFloor)
+        }
+        return TopClass.clip(tops, levels: levels)
     }
 
     /// Seconds in total, the whole recording.

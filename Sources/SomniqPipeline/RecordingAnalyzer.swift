@@ -235,6 +235,7 @@ public struct RecordingAnalyzer: Sendable {
         private var pending: [FeatureVector] = []
 
         private let keepsFeatures: Bool
+        private let keepsLevels: Bool
         /// The row a database keeps of the last window (`FeatureID.stored`), reused.
         private var storedRow = [Float](repeating: 0, count: FeatureID.stored.count)
 
@@ -243,7 +244,9 @@ public struct RecordingAnalyzer: Sendable {
             stream = FeatureStream(sampleRate: sampleRate)
             spool = keeping == .spooled ? FeatureSpool(width: FeatureID.stored.count) : nil
             keepsFeatures = keeping == .inMemory
+            keepsLevels = keeping == .levels
             if keepsFeatures { features.reserveCapacity(expectedWindows * FeatureID.count) }
+            if keepsLevels { features.reserveCapacity(expectedWindows) }
             undetectableClasses = analyzer.undetectableClasses(sampleRate: sampleRate)
             let ids = analyzer.bundle.classifier.classIDs
             scorer = WindowScorer(classifier: analyzer.classifier, classIDs: ids,
@@ -298,6 +301,8 @@ public struct RecordingAnalyzer: Sendable {
                 spool.append(storedRow)
             } else if keepsFeatures {
                 features.append(contentsOf: vector.values)
+            } else if keepsLevels {
+                features.append(vector[.rmsDbfs])
             }
             pending.append(vector)
             windowCount += 1

@@ -1,13 +1,15 @@
 import ArgumentParser
 import Foundation
 import SomniqAudio
+import SomniqModel
 import SomniqPipeline
 
 struct ClassifyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "classify",
         abstract: "Classify recordings window by window, without a database.",
-        discussion: "Prints each window's top class and confidence, and per file the dominant class and seconds per class.")
+        discussion: "Prints each window's top class and confidence, and per file the seconds each class was on top and its "
+            + "dominant class: the rule `evaluate` scores clips by (\(TopClass.clipRule)).")
 
     @Argument(help: ArgumentHelp("Audio files or folders.", valueName: "files"))
     var inputs: [String]
@@ -29,7 +31,7 @@ struct ClassifyCommand: ParsableCommand {
         for (number, file) in files.enumerated() {
             Terminal.progress("[\(number + 1)/\(files.count)] \(file)")
             do {
-                let data = try analyzer.analyze(path: file, keeping: features ? .inMemory : .dropped)
+                let data = try analyzer.analyze(path: file, keeping: features ? .inMemory : .levels)
                 Terminal.warnIfCutShort(data)
                 reports.append(ClassificationReport.File(data, detectionFloor: bundle.classifier.detectionFloor,
                                                         includeFeatures: features))

@@ -148,8 +148,8 @@ struct EvaluateCommand: ParsableCommand {
         for (number, clip) in clips.enumerated() {
             Terminal.progress("[\(number + 1)/\(clips.count)] \((clip.path as NSString).lastPathComponent)")
             do {
-                let data = try analyzer.analyze(path: clip.path, explicitStart: Date(timeIntervalSince1970: 0))
-                let verdict = ClipVerdict.predict(data, bundle: analyzer.bundle)
+                let data = try analyzer.analyze(path: clip.path, explicitStart: Date(timeIntervalSince1970: 0), keeping: .levels)
+                let verdict = ClassificationSummary.clipVerdict(data, detectionFloor: analyzer.bundle.classifier.detectionFloor)
                 evaluation.add(path: clip.path, label: clip.label, detail: clip.detail, predicted: verdict.label,
                                confidence: verdict.confidence)
             } catch {

@@ -214,11 +214,6 @@ let baseModel = ClassifierModel(name: "base", version: "1", classes: [
         #expect(FitDataset.group(of: "speech/Jakobovski_free-spoken-digit-dataset__0_nicolas_11.wav") == "nicolas")
         #expect(FitDataset.group(of: "snoring/adrianagaler_Snoring-Detection__1_104.wav") == "adrianagaler_Snoring-Detection__1_104")
     }
-
-    @Test func activeWindowsAreTheLoudOnes() {
-        #expect(FitDataset.activeWindows(levels: [-60, -30, -35, -45]) == [false, true, true, false])
-        #expect(FitDataset.activeWindows(levels: [-120, -120]) == [true, false], "a silent clip keeps one window")
-    }
 }
 
 /// The features the trees may test: the shipped recipe leaves the spectrum's shape band by band out (so that it
