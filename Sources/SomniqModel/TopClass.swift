@@ -1,3 +1,5 @@
+import SomniqFeatures
+
 /// Which class a window, and a whole recording, mostly sounded like. Shared by the `classify` summary
 /// and the clip scoring, so that both apply one rule.
 public enum TopClass {
@@ -43,7 +45,7 @@ public enum TopClass {
         precondition(windows.count == levels.count, "one level a window")
         var seconds: [String: Double] = [:], confidenceSum: [String: Float] = [:], count: [String: Int] = [:]
         for (window, isLoud) in zip(windows, loudWindows(levels: levels)) where isLoud {
-            seconds[window.label, default: 0] += 0.5
+            seconds[window.label, default: 0] += AnalysisGrid.hopSeconds
             confidenceSum[window.label, default: 0] += window.confidence
             count[window.label, default: 0] += 1
         }
