@@ -38,9 +38,10 @@ public final class FeatureStream {
     /// The 10 ms level envelope of the analysis band, for the whole recording so far (see `LevelEnvelope`).
     public private(set) var envelope = LevelEnvelope()
 
-    public init(sampleRate: Int) {
+    /// `bandShapes: false` leaves the 78 features of `FeatureID.bandShapes` unmeasured (NaN; `FeatureExtractor`).
+    public init(sampleRate: Int, bandShapes: Bool = true) {
         sourceSampleRate = sampleRate
-        extractor = FeatureExtractor(sampleRate: Self.analysisSampleRate)
+        extractor = FeatureExtractor(sampleRate: Self.analysisSampleRate, bandShapes: bandShapes)
         missingFeatures = Self.missingFeatures(sampleRate: sampleRate)
         measuresHighBand = !missingFeatures.contains(.bandRatio4kUp)
         conditioner = SourceConditioner(sampleRate: sampleRate, outputRate: Self.analysisSampleRate,

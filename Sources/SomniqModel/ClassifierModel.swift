@@ -1,3 +1,5 @@
+import SomniqFeatures
+
 /// A rule-based classifier as stored in `model.json`: versioned, human-readable data.
 public struct ClassifierModel: Codable, Equatable, Sendable {
     public static let format = "somniq-model"
@@ -88,4 +90,16 @@ public struct ClassifierModel: Codable, Equatable, Sendable {
 
     /// Class identifiers in model order: the column order of every confidence vector.
     public var classIDs: [String] { classes.map(\.id) }
+
+    /// Every feature the model's classes read: their conditions, rule paths, backstops and trees. An analysis for this
+    /// model may leave the others unmeasured (`FeatureStream`'s `bandShapes`).
+    public var readFeatures: Set<FeatureID> {
+        classes.reduce(into: []) { features, definition in
+            let conditions = definition.all + definition.any + definition.none + definition.never + definition.always
+                + definition.paths.flatMap(\.all)
+                + (definition.backstop.map { $0.all + $0.any + $0.none } ?? [])
+            features.formUnion(conditions.map(\.feature))
+            for tree in definition.score?.trees ?? [] { features.formUnion(tree.features) }
+        }
+    }
 }

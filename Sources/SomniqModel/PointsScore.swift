@@ -96,6 +96,14 @@ public indirect enum ScoreTree: Codable, Equatable, Sendable {
         }
     }
 
+    /// Every feature the tree tests.
+    public var features: Set<FeatureID> {
+        switch self {
+        case .points: []
+        case .test(let feature, _, _, let below, let above): below.features.union(above.features).union([feature])
+        }
+    }
+
     /// Deepest chain of tests.
     public var depth: Int {
         switch self {

@@ -14,11 +14,21 @@ public struct RecordingAnalyzer: Sendable {
     /// analysed as far as it goes (`RecordingData.declaredFrameCount` then says what was promised) rather than
     /// refused as truncated.
     public var acceptsCutShort: Bool
+    /// Whether the model reads the spectrum's shape band by band (`FeatureID.bandShapes`); an analysis that keeps no
+    /// whole feature rows leaves those features unmeasured when it does not.
+    private let modelReadsBandShapes: Bool
 
     public init(bundle: ModelBundle, acceptsCutShort: Bool = true) {
         self.bundle = bundle
         classifier = Classifier(model: bundle.classifier)
         self.acceptsCutShort = acceptsCutShort
+        modelReadsBandShapes = !bundle.classifier.readFeatures.isDisjoint(with: FeatureID.bandShapes)
+    }
+
+    /// Whether an analysis keeping `keeping` measures `FeatureID.bandShapes`: when the model reads them, or whole rows
+    /// are kept (`classify --features`, fitting, following a night). A database never keeps them (`FeatureID.stored`).
+    func measuresBandShapes(keeping: FeatureKeeping) -> Bool {
+        modelReadsBandShapes || keeping == .inMemory
     }
 
     /// Analyses the file at `path`.
@@ -241,7 +251,7 @@ public struct RecordingAnalyzer: Sendable {
 
         init(analyzer: RecordingAnalyzer, sampleRate: Int, expectedWindows: Int, keeping: FeatureKeeping,
              scoresAside: Bool = false) {
-            stream = FeatureStream(sampleRate: sampleRate)
+            stream = FeatureStream(sampleRate: sampleRate, bandShapes: analyzer.measuresBandShapes(keeping: keeping))
             spool = keeping == .spooled ? FeatureSpool(width: FeatureID.stored.count) : nil
             keepsFeatures = keeping == .inMemory
             keepsLevels = keeping == .levels

@@ -26,6 +26,35 @@ func extractFeatures(_ samples: [Float], sampleRate: Int) -> [FeatureVector] {
 func median(_ values: [Float]) -> Float { values.sorted()[values.count / 2] }
 
 @Suite struct FeatureExtractorTests {
+    /// Left unmeasured, the spectrum's shape band by band is NaN, and every other feature is what it is when measured,
+    /// bit for bit (a recording of 44.1 kHz, through the resampler, with snores, a tone and silence in it).
+    @Test func bandShapesLeftUnmeasuredChangeNoOtherFeature() {
+        var synthesizer = SoundSynthesizer(sampleRate: 44_100, seed: 5)
+        let audio = (synthesizer.snore(seconds: 1.2, flutterHz: 40, levelDbfs: -25) + [Double](repeating: 0, count: 22_050)
+                     + synthesizer.sine(frequency: 3150, seconds: 2, amplitude: 0.3) + synthesizer.speech(seconds: 3, levelDbfs: -30)
+                     + synthesizer.roomNoise(seconds: 2, levelDbfs: -50)).map(Float.init)
+        func windows(bandShapes: Bool) -> [FeatureVector] {
+            let stream = FeatureStream(sampleRate: 44_100, bandShapes: bandShapes)
+            var windows: [FeatureVector] = []
+            audio.withUnsafeBufferPointer { stream.consume($0) { windows.append($0) } }
+            stream.finish { windows.append($0) }
+            return windows
+        }
+        let measured = windows(bandShapes: true), unmeasured = windows(bandShapes: false)
+        #expect(measured.count == unmeasured.count && measured.count >= 10)
+        for (full, partial) in zip(measured, unmeasured) {
+            for id in FeatureID.allCases {
+                if FeatureID.bandShapes.contains(id) {
+                    #expect(partial[id].isNaN, "\(id.rawValue) is not measured")
+                } else {
+                    #expect(full[id].bitPattern == partial[id].bitPattern, "\(id.rawValue): \(full[id]) against \(partial[id])")
+                }
+            }
+        }
+        #expect(measured.contains { !$0[.melShape5].isNaN && $0[.melShape5] != 0 }, "measured, they hold values")
+        #expect(FeatureID.bandShapes.count == 78)
+    }
+
     @Test(arguments: [(8_000, 440.0), (16_000, 1000.0), (44_100, 3150.0), (48_000, 200.0)])
     func aSinesCentroidIsItsFrequency(sampleRate: Int, frequency: Double) {
         let sine = SoundSynthesizer(sampleRate: sampleRate, seed: 0).sine(frequency: frequency, seconds: 3, amplitude: 0.5).map(Float.init)
