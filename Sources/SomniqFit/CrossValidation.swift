@@ -88,7 +88,7 @@ public enum CrossValidation {
             let sources = bySource ? Set(scored.compactMap { dataset.clips[$0].source }) : []
             let training = dataset.clips.indices.filter { dataset.clips[$0].mayTrain(scoredGroups: groups, sources: sources) }
             let (model, _) = fitter.fit(dataset, clipIndices: training, base: base)
-            let classifier = Classifier(model: model)
+            let classifier = Classifier(model: model.choosingClips)
             for index in scored {
                 let clip = dataset.clips[index]
                 let prediction = predict(clip, classifier: classifier, floor: model.detectionFloor)

@@ -55,6 +55,9 @@ public struct ModelFitter: Sendable {
         /// Whether a boosted class's calibration is fitted on the held-out scores of the recorded clips alone, the
         /// augmented copies left out (by default every clip and copy weighs the same).
         public var calibrateOnRecorded = false
+        /// Whether each boosted class also gets a calibration fitted on the held-out scores of the recorded clips alone
+        /// (`PointsScore.clipCalibration`), for choosing a whole clip's class, beside the one the alerts read.
+        public var clipCalibration = false
         /// A condition's softness, as a share of its feature's interquartile range.
         public var softnessShare: Float = 0.05
         /// Features the trees may use: level and context features are left out, since absolute levels depend on
@@ -286,12 +289,14 @@ public struct ModelFitter: Sendable {
         }
         // Every clip weighs the same, whatever its class: confidences then match the share of clips that were right.
         let windows = Self.windowsPerClip(rowClip)
-        let calibration = PlattScaling.fit(scores: heldOut, labels: labels, weights: rowClip.map {
-            options.calibrateOnRecorded && dataset.clips[$0].augmented ? 0 : 1 / Double(windows[$0]!)
-        })
-        return PointsScore(base: Self.rounded(Float(boosted.base)),
-                           calibration: .init(slope: Self.rounded(Float(max(calibration.slope, 1e-3))),
-                                              intercept: Self.rounded(Float(calibration.intercept))),
+        func calibration(recordedOnly: Bool) -> PointsScore.Calibration {
+            let fitted = PlattScaling.fit(scores: heldOut, labels: labels, weights: rowClip.map {
+                recordedOnly && dataset.clips[$0].augmented ? 0 : 1 / Double(windows[$0]!)
+            })
+            return .init(slope: Self.rounded(Float(max(fitted.slope, 1e-3))), intercept: Self.rounded(Float(fitted.intercept)))
+        }
+        return PointsScore(base: Self.rounded(Float(boosted.base)), calibration: calibration(recordedOnly: options.calibrateOnRecorded),
+                           clipCalibration: options.clipCalibration ? calibration(recordedOnly: true) : nil,
                            trees: boosted.trees.map(scoreTree))
     }
 

@@ -91,6 +91,17 @@ public struct ClassifierModel: Codable, Equatable, Sendable {
     /// Class identifiers in model order: the column order of every confidence vector.
     public var classIDs: [String] { classes.map(\.id) }
 
+    /// The model as it chooses a whole clip's class: each score read through its clip calibration where it has one
+    /// (`PointsScore.clipCalibration`); what `classify` and `evaluate --clips` analyse with. The alerts keep `self`.
+    public var choosingClips: ClassifierModel {
+        var model = self
+        for index in model.classes.indices {
+            guard let clip = model.classes[index].score?.clipCalibration else { continue }
+            model.classes[index].score!.calibration = clip
+        }
+        return model
+    }
+
     /// Every feature the model's classes read: their conditions, rule paths, backstops and trees. An analysis for this
     /// model may leave the others unmeasured (`FeatureStream`'s `bandShapes`).
     public var readFeatures: Set<FeatureID> {

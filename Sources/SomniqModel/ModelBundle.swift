@@ -20,6 +20,10 @@ public struct ModelBundle: Sendable {
         self.location = location
     }
 
+    /// The bundle as it chooses a whole clip's class (`ClassifierModel.choosingClips`): what `classify` and `evaluate
+    /// --clips` analyse with.
+    public var choosingClips: ModelBundle { ModelBundle(classifier: classifier.choosingClips, profiles: profiles, location: location) }
+
     /// `model-name@model-version+profiles-version`: what an analysis records to say which rules made it.
     public var versionTag: String { "\(classifier.name)@\(classifier.version)+profiles@\(profiles.version)" }
 

@@ -27,26 +27,36 @@ public struct PointsScore: Codable, Equatable, Sendable {
     }
 
     public var base: Float
+    /// What the alerts read: fitted on the training clips and their augmented copies in rooms.
     public var calibration: Calibration
+    /// What a whole clip's class is chosen by (`ClassifierModel.choosingClips`: `classify`, `evaluate --clips`): fitted
+    /// on the recorded clips alone (`fit --clip-calibration`). Absent, `calibration` serves both.
+    public var clipCalibration: Calibration?
     public var trees: [ScoreTree]
 
-    public init(base: Float, calibration: Calibration = .identity, trees: [ScoreTree]) {
+    public init(base: Float, calibration: Calibration = .identity, clipCalibration: Calibration? = nil, trees: [ScoreTree]) {
         self.base = base
         self.calibration = calibration
+        self.clipCalibration = clipCalibration
         self.trees = trees
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case base, calibration, trees }
+    enum CodingKeys: String, CodingKey, CaseIterable { case base, calibration, clipCalibration, trees }
 
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         base = try container.decode(Float.self, forKey: .base)
         calibration = try container.decodeIfPresent(Calibration.self, forKey: .calibration) ?? .identity
+        clipCalibration = try container.decodeIfPresent(Calibration.self, forKey: .clipCalibration)
         trees = try container.decode([ScoreTree].self, forKey: .trees)
-        guard base.isFinite, calibration.slope.isFinite, calibration.intercept.isFinite, calibration.slope > 0 else {
+        guard base.isFinite, calibration.isValid else {
             throw DecodingError.dataCorruptedError(forKey: .calibration, in: container,
                 debugDescription: "base and intercept must be finite numbers and the calibration's slope positive")
+        }
+        guard clipCalibration?.isValid ?? true else {
+            throw DecodingError.dataCorruptedError(forKey: .clipCalibration, in: container,
+                debugDescription: "the clip calibration's intercept must be a finite number and its slope positive")
         }
         if let deepest = trees.map(\.depth).max(), deepest > Self.maximumDepth {
             throw DecodingError.dataCorruptedError(forKey: .trees, in: container, debugDescription:
@@ -70,6 +80,9 @@ public struct PointsScore: Codable, Equatable, Sendable {
 extension PointsScore.Calibration {
     @inline(__always)
     public func apply(_ score: Float) -> Float { 1 / (1 + exp(-(slope * score + intercept))) }
+
+    /// A finite intercept and a finite, positive slope (a confidence that rises with the score).
+    var isValid: Bool { slope.isFinite && intercept.isFinite && slope > 0 }
 }
 
 /// One tree of a `PointsScore`: a test `feature < threshold` leading `below` or `above`, down to points. A

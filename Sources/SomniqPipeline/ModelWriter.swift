@@ -41,15 +41,21 @@ public enum ModelWriter {
         }
         let scored = model.classes.filter { $0.score != nil }
         if !scored.isEmpty {
+            let clipCalibrated = scored.contains { $0.score!.clipCalibration != nil }
             readme += "\n## What each boosted class listens to\n\nThe features its trees test most (share of all tests), and its "
-                + "calibration (confidence = σ(slope × score + intercept)).\n\n| class | most tested features | slope | intercept |\n|---|---|---|---|\n"
+                + "calibration (confidence = σ(slope × score + intercept))"
+                + (clipCalibrated ? "; then the calibration a clip's class is chosen by (fitted on the recorded clips alone: "
+                    + "`classify`, `evaluate --clips`)" : "")
+                + ".\n\n| class | most tested features | slope | intercept |" + (clipCalibrated ? " clip slope | clip intercept |" : "")
+                + "\n|---|---|---|---|" + (clipCalibrated ? "---|---|" : "") + "\n"
             for definition in scored {
                 let score = definition.score!
                 let usage = featureUsage(score.trees)
                 let total = usage.values.reduce(0, +)
                 let top = usage.sorted { ($0.value, $1.key.rawValue) > ($1.value, $0.key.rawValue) }.prefix(5)
                     .map { "\($0.key.rawValue) \(Int((Double($0.value) / Double(total) * 100).rounded()))%" }
-                readme += "| \(definition.id) | \(top.joined(separator: ", ")) | \(score.calibration.slope) | \(score.calibration.intercept) |\n"
+                readme += "| \(definition.id) | \(top.joined(separator: ", ")) | \(score.calibration.slope) | \(score.calibration.intercept) |"
+                    + (clipCalibrated ? " \(score.clipCalibration.map { "\($0.slope) | \($0.intercept)" } ?? "— | —") |" : "") + "\n"
             }
         }
         if let scores, !scores.isEmpty { readme += "\n## Cross-validated scores\n\n```\n\(scores)```\n" }

@@ -9,7 +9,9 @@ struct ClassifyCommand: ParsableCommand {
         commandName: "classify",
         abstract: "Classify recordings window by window, without a database.",
         discussion: "Prints each window's top class and confidence, and per file the seconds each class was on top and its "
-            + "dominant class: the rule `evaluate` scores clips by (\(TopClass.clipRule)).")
+            + "dominant class: the rule `evaluate` scores clips by (\(TopClass.clipRule)). A model fitted with clip calibrations "
+            + "(`fit --clip-calibration`) chooses classes here through them: its confidences then differ from those `analyze` "
+            + "stores for the alerts.")
 
     @Argument(help: ArgumentHelp("Audio files or folders.", valueName: "files"))
     var inputs: [String]
@@ -24,7 +26,7 @@ struct ClassifyCommand: ParsableCommand {
 
     func run() throws {
         let bundle = try modelOptions.load()
-        let analyzer = RecordingAnalyzer(bundle: bundle)
+        let analyzer = RecordingAnalyzer(bundle: bundle.choosingClips)
         let files = try InputCollector.collectNamed(inputs)
         var reports: [ClassificationReport.File] = []
         var failed = 0

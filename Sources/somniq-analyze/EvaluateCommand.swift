@@ -62,11 +62,11 @@ struct EvaluateCommand: ParsableCommand {
     func run() throws {
         let bundle = try modelOptions.load()
         let labelMap = try LabelMapLoading.load(map)
-        let analyzer = RecordingAnalyzer(bundle: bundle)
         if let clips {
-            try evaluateClips(clips, analyzer: analyzer, map: labelMap)
+            // A clip's class is chosen as `classify` chooses it; a night's detections are the alerts'.
+            try evaluateClips(clips, analyzer: RecordingAnalyzer(bundle: bundle.choosingClips), map: labelMap)
         } else if let labels {
-            try evaluateEvents(labels, analyzer: analyzer, map: labelMap)
+            try evaluateEvents(labels, analyzer: RecordingAnalyzer(bundle: bundle), map: labelMap)
         }
     }
 

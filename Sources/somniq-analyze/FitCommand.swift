@@ -94,6 +94,9 @@ struct FitCommand: ParsableCommand {
     @Flag(help: "Fit each boosted class's calibration on the recorded clips alone, not on their augmented copies.")
     var calibrateOnRecorded = false
 
+    @Flag(help: "Also fit each boosted class a calibration on the recorded clips alone, by which classify and evaluate --clips choose a clip's class (the alerts keep the one fitted on the copies too).")
+    var clipCalibration = false
+
     @Option(help: ArgumentHelp("A feature the fitted trees may not test (repeatable; its name as classify --features prints it).",
                                valueName: "feature"))
     var leaveOutFeature: [String] = []
@@ -317,6 +320,7 @@ struct FitCommand: ParsableCommand {
         options.noneWeight = noneWeight
         options.copyWeight = copyWeight
         options.calibrateOnRecorded = calibrateOnRecorded
+        options.clipCalibration = clipCalibration
         options.features = try Self.fittedFeatures(leavingOut: leaveOutFeature, bandShapes: shapeFeatures)
         if !backstop.isEmpty { options.backstops = Set(backstop) }
         let fitter = ModelFitter(options: options)

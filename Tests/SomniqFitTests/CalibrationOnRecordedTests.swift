@@ -20,13 +20,36 @@ import Testing
         return dataset
     }
 
-    func cough(_ dataset: FitDataset, onRecorded: Bool) throws -> PointsScore {
+    func cough(_ dataset: FitDataset, onRecorded: Bool, clipCalibration: Bool = false) throws -> PointsScore {
+        try #require(fit(dataset, onRecorded: onRecorded, clipCalibration: clipCalibration).classes.first { $0.id == "cough" }?.score)
+    }
+
+    func fit(_ dataset: FitDataset, onRecorded: Bool, clipCalibration: Bool = false) -> ClassifierModel {
         var options = ModelFitter.Options()
         options.maxDepth = 1
         options.rounds = 20
         options.calibrateOnRecorded = onRecorded
-        let model = ModelFitter(options: options).fit(dataset, base: baseModel).0
-        return try #require(model.classes.first { $0.id == "cough" }?.score)
+        options.clipCalibration = clipCalibration
+        return ModelFitter(options: options).fit(dataset, base: baseModel).0
+    }
+
+    /// `fit --clip-calibration`: both calibrations in one model, the alerts' as without the option and the clip's as
+    /// `--calibrate-on-recorded` fits it; `choosingClips` reads the clip's.
+    @Test func theClipCalibrationIsTheRecordedOneBesideTheAlerts() throws {
+        let withCopies = dataset(copies: true)
+        let both = try cough(withCopies, onRecorded: false, clipCalibration: true)
+        let alerts = try cough(withCopies, onRecorded: false), recorded = try cough(withCopies, onRecorded: true)
+        #expect(both.trees == alerts.trees && both.base == alerts.base)
+        #expect(both.calibration == alerts.calibration)
+        #expect(both.clipCalibration == recorded.calibration)
+        #expect(alerts.clipCalibration == nil, "off by default")
+        let model = fit(withCopies, onRecorded: false, clipCalibration: true)
+        let chosen = try #require(model.choosingClips.classes.first { $0.id == "cough" }?.score)
+        #expect(chosen.calibration == recorded.calibration)
+        #expect(confidence(chosen, centroid: 400) < confidence(both, centroid: 400) - 0.2,
+                "the clip's choice hears a sound of the rest as none, where the alerts' calibration is unsure")
+        let other = model.classes.filter { $0.score == nil }
+        #expect(model.choosingClips.classes.filter { $0.score == nil } == other, "classes without a score are as they were")
     }
 
     func confidence(_ score: PointsScore, centroid: Float) -> Float {

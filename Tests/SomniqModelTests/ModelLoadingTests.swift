@@ -259,6 +259,35 @@ let rulesModelPath = repositoryRoot + "/models/rules"
         }, field: "classes[\(snoringIndex)].score.calibration", saying: "slope positive")
     }
 
+    @Test func rejectsANonPositiveClipCalibrationSlope() {
+        expectInvalid(load(editing: "model.json", from: defaultModelPath) { object in
+            classes(&object) { snoring in
+                var score = snoring["score"] as! [String: Any]
+                score["clipCalibration"] = ["slope": 0.0, "intercept": -1.0]
+                snoring["score"] = score
+            }
+        }, field: "classes[\(snoringIndex)].score.clipCalibration", saying: "slope positive")
+    }
+
+    /// A clip calibration is read and written back as it was; a score without one writes no such key (so that models
+    /// fitted before it are written as they were).
+    @Test func aClipCalibrationIsReadAndWrittenBack() throws {
+        let bundle = try load(editing: "model.json", from: defaultModelPath) { object in
+            classes(&object) { snoring in
+                var score = snoring["score"] as! [String: Any]
+                score["clipCalibration"] = ["slope": 1.25, "intercept": -0.5]
+                snoring["score"] = score
+            }
+        }.get()
+        let score = try #require(bundle.classifier.classes[snoringIndex].score)
+        #expect(score.clipCalibration == .init(slope: 1.25, intercept: -0.5))
+        let written = String(decoding: try JSONEncoder().encode(bundle.classifier), as: UTF8.self)
+        #expect(written.components(separatedBy: "clipCalibration").count == 2, "written once, for snoring alone")
+        #expect(try JSONDecoder().decode(ClassifierModel.self, from: Data(written.utf8)) == bundle.classifier)
+        let chosen = try #require(bundle.classifier.choosingClips.classes[snoringIndex].score)
+        #expect(chosen.calibration == .init(slope: 1.25, intercept: -0.5))
+    }
+
     @Test func rejectsAnUnknownField() {
         expectInvalid(load(editing: "model.json") { $0["colour"] = "blue" }, field: "colour", saying: "unknown field")
     }
