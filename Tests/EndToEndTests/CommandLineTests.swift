@@ -103,6 +103,37 @@ let sampleNight = CommandRunner.root + "/fixtures/sample-night/sleep_recording_1
                 "the clip rule reads the windows within 10 dB of the loudest: the night's alarm, not the rain under it")
     }
 
+    /// A model with a clip calibration (`fit --clip-calibration`): `classify` chooses through it, the alerts do not.
+    /// Here the cough's is set so low that a cough is never chosen: `classify` hears no cough where the shipped model
+    /// hears the night's coughs on top, while `analyze` with the same model still raises the cough episode.
+    @Test func classifyChoosesThroughTheClipCalibrationAndTheAlertsDoNot() throws {
+        let scratch = Scratch()
+        let model = scratch.file("model")
+        try FileManager.default.createDirectory(atPath: model, withIntermediateDirectories: true)
+        let shipped = CommandRunner.root + "/models/default"
+        try FileManager.default.copyItem(atPath: shipped + "/profiles.json", toPath: model + "/profiles.json")
+        var object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: shipped + "/model.json"))) as! [String: Any]
+        var classes = object["classes"] as! [[String: Any]]
+        let cough = try #require(classes.firstIndex { $0["id"] as? String == "cough" })
+        var score = classes[cough]["score"] as! [String: Any]
+        score["clipCalibration"] = ["slope": 1.0, "intercept": -40.0]
+        classes[cough]["score"] = score
+        object["classes"] = classes
+        try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: model + "/model.json"))
+
+        func coughWindows(_ model: String) throws -> Int {
+            let result = try CommandRunner.run(["classify", sampleNight, "--format", "json", "--model", model])
+            let file = (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any])["files"] as! [[String: Any]]
+            return (file[0]["windows"] as! [[String: Any]]).filter { $0["topClass"] as? String == "cough" }.count
+        }
+        #expect(try coughWindows(shipped) >= 2, "the control: the shipped model hears the night's coughs")
+        #expect(try coughWindows(model) == 0)
+        let database = scratch.file("night.sqlite")
+        #expect(try CommandRunner.run(["analyze", sampleNight, "--db", database, "--profile", "balanced", "--model", model, "--quiet"]).status == 0)
+        let episodes = try DatabaseQueue(path: database).read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM episodes WHERE class_id = 'cough'") }
+        #expect((episodes ?? 0) > 0, "the alerts read the calibration fitted for them")
+    }
+
     @Test func classifyCSVHasAHeaderAndOneRowPerWindow() throws {
         let result = try CommandRunner.run(["classify", sampleNight, "--format", "csv"])
         let lines = result.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
