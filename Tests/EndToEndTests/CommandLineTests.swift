@@ -108,10 +108,7 @@ let sampleNight = CommandRunner.root + "/fixtures/sample-night/sleep_recording_1
     /// hears the night's coughs on top, while `analyze` with the same model still raises the cough episode.
     @Test func classifyChoosesThroughTheClipCalibrationAndTheAlertsDoNot() throws {
         let scratch = Scratch()
-        let model = scratch.file("model")
-        try FileManager.default.createDirectory(atPath: model, withIntermediateDirectories: true)
         let shipped = CommandRunner.root + "/models/default"
-        try FileManager.default.copyItem(atPath: shipped + "/profiles.json", toPath: model + "/profiles.json")
         var object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: shipped + "/model.json"))) as! [String: Any]
         var classes = object["classes"] as! [[String: Any]]
         let cough = try #require(classes.firstIndex { $0["id"] as? String == "cough" })
@@ -119,7 +116,7 @@ let sampleNight = CommandRunner.root + "/fixtures/sample-night/sleep_recording_1
         score["clipCalibration"] = ["slope": 1.0, "intercept": -40.0]
         classes[cough]["score"] = score
         object["classes"] = classes
-        try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: model + "/model.json"))
+        let model = try scratch.modelFolder("model", model: JSONSerialization.data(withJSONObject: object), profiles: shipped)
 
         func coughWindows(_ model: String) throws -> Int {
             let result = try CommandRunner.run(["classify", sampleNight, "--format", "json", "--model", model])

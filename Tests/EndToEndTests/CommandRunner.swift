@@ -129,6 +129,15 @@ final class Scratch {
     init() { try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
     deinit { try? FileManager.default.removeItem(atPath: path) }
     func file(_ name: String) -> String { path + "/" + name }
+
+    /// A model folder `name` here: `model` as its `model.json`, beside the `profiles.json` of the model folder `profiles`.
+    func modelFolder(_ name: String, model: Data, profiles: String) throws -> String {
+        let folder = file(name)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: profiles + "/profiles.json", toPath: folder + "/profiles.json")
+        try model.write(to: URL(fileURLWithPath: folder + "/model.json"))
+        return folder
+    }
 }
 
 /// Fixtures made once per test process and shared by its tests (a folder of nights, an analysed database) live in the

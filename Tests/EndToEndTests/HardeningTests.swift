@@ -364,10 +364,7 @@ import Testing
 /// loaded, saying so (#45 item 17: 20,000 valid classes took 138 s over a 4-minute night); the limit itself loads.
 @Suite struct ClassLimitTests {
     func model(classes: Int, in scratch: Scratch) throws -> String {
-        let folder = scratch.file("model-\(classes)")
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let rules = CommandRunner.root + "/models/rules"
-        try FileManager.default.copyItem(atPath: rules + "/profiles.json", toPath: folder + "/profiles.json")
         var json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: rules + "/model.json"))) as! [String: Any]
         var definitions = json["classes"] as! [[String: Any]]
         let silence = definitions.first { $0["id"] as? String == "silence" }!
@@ -377,8 +374,7 @@ import Testing
             definitions.append(copy)
         }
         json["classes"] = definitions
-        try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: folder + "/model.json"))
-        return folder
+        return try scratch.modelFolder("model-\(classes)", model: JSONSerialization.data(withJSONObject: json), profiles: rules)
     }
 
     @Test func aModelOfMoreClassesThanTheLimitIsRefused() throws {

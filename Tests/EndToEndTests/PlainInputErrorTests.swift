@@ -31,11 +31,7 @@ import Testing
         let rules = CommandRunner.root + "/models/rules"
         let text = try String(contentsOfFile: rules + "/model.json", encoding: .utf8)
         func model(_ name: String, _ json: String) throws -> String {
-            let folder = scratch.file(name)
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            try FileManager.default.copyItem(atPath: rules + "/profiles.json", toPath: folder + "/profiles.json")
-            try json.write(toFile: folder + "/model.json", atomically: true, encoding: .utf8)
-            return folder
+            try scratch.modelFolder(name, model: Data(json.utf8), profiles: rules)
         }
         #expect(text.contains("\"detectionFloor\": 0.2"), "the rules model has the field the test rewrites")
         let tiny = try model("tiny", text.replacingOccurrences(of: "\"detectionFloor\": 0.2", with: "\"detectionFloor\": 1e-400"))

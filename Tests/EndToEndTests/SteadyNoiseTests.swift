@@ -40,16 +40,13 @@ import Testing
 
     @Test func withoutTheConditionHissIsRain() throws {
         let scratch = Scratch()
-        let model = scratch.file("model")
-        try FileManager.default.createDirectory(atPath: model, withIntermediateDirectories: true)
         let shipped = CommandRunner.root + "/models/default"
-        try FileManager.default.copyItem(atPath: shipped + "/profiles.json", toPath: model + "/profiles.json")
         let text = try String(contentsOfFile: shipped + "/model.json", encoding: .utf8)
         let rain = try #require(text.range(of: "\"id\" : \"rain\""))
         let never = try #require(text.range(of: "\"never\" : [", range: rain.upperBound..<text.endIndex))
         let end = try #require(text.range(of: "],\n", range: never.upperBound..<text.endIndex))
-        try (String(text[..<never.lowerBound]) + String(text[end.upperBound...])).write(toFile: model + "/model.json", atomically: true,
-                                                                                         encoding: .utf8)
+        let model = try scratch.modelFolder("model", model: Data((String(text[..<never.lowerBound]) + String(text[end.upperBound...])).utf8),
+                                            profiles: shipped)
         let audio = scratch.file("hiss.wav"), database = scratch.file("hiss.sqlite")
         #expect(try CommandRunner.run(["room", "--kind", "hiss", "--hours", "0.25", "--level=-94", "--output", audio],
                                       product: "somniq-synth").status == 0)
