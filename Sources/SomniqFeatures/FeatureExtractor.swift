@@ -41,7 +41,7 @@ public final class FeatureExtractor {
     private var pause = PauseTracker()
     /// Whether the spectrum's shape band by band (`FeatureID.bandShapes`: `MelShape`, `OctaveFlatness`) is measured;
     /// when not, those features are NaN.
-    public let measuresBandShapes: Bool
+    private let measuresBandShapes: Bool
 
     // Scratch, reused for every sub-frame and window. The per-sub-frame buffers are raw memory owned by the
     // extractor: the hot loops then index plain pointers, with no copy-on-write check per element.
@@ -56,7 +56,7 @@ public final class FeatureExtractor {
     private var lastSample: Float = 0
 
     /// `bandShapes: false` leaves the 78 features of `FeatureID.bandShapes` unmeasured (NaN), for a model that reads
-    /// none of them: about 7% of the extractor's time.
+    /// none of them (about 2% of an analysis's CPU; docs/performance.md).
     public init(sampleRate: Int, bandShapes: Bool = true) {
         measuresBandShapes = bandShapes
         grid = AnalysisGrid(sampleRate: sampleRate)
@@ -349,7 +349,7 @@ public final class FeatureExtractor {
         }
 
         if !measuresBandShapes {
-            for id in FeatureID.bandShapeList { features[id] = .nan }
+            for id in FeatureID.bandShapes { features[id] = .nan }
         }
         breathing.measure(into: &features)
         alarm.measure(into: &features)

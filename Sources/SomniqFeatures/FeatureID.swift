@@ -290,9 +290,7 @@ public enum FeatureID: String, CaseIterable, Sendable, Codable {
     public static let cleanMfccs: [FeatureID] = [.cleanMfcc1, .cleanMfcc2, .cleanMfcc3, .cleanMfcc4, .cleanMfcc5, .cleanMfcc6]
 
     /// The spectrum's shape band by band: `melShapes`, `melShapeSpreads`, `melShapeChanges`, `octaveFlatnesses` (78).
-    public static let bandShapeList = melShapes + melShapeSpreads + melShapeChanges + octaveFlatnesses
-    /// The same as a set.
-    public static let bandShapes = Set(bandShapeList)
+    public static let bandShapes = Set(melShapes + melShapeSpreads + melShapeChanges + octaveFlatnesses)
 
     /// The features a database keeps of each window: all but the spectrum's shape band by band (`bandShapes`), which
     /// only a classifier reads; their 78 floats a window would grow a night's database by two thirds.

@@ -17,7 +17,7 @@ public enum ClassificationReport {
         public init(_ data: RecordingData, detectionFloor: Float, includeFeatures: Bool) {
             self.data = data
             summary = ClassificationSummary(data, detectionFloor: detectionFloor)
-            dominantClass = ClassificationSummary.clipVerdict(data, detectionFloor: detectionFloor).label
+            dominantClass = summary.clipVerdict(data).label
             self.includeFeatures = includeFeatures
         }
 

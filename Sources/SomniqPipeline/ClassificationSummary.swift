@@ -44,17 +44,18 @@ public struct ClassificationSummary: Equatable, Sendable {
     /// its level from the kept features: the analysis must have kept `rms_dbfs` in memory (`FeatureKeeping.levels` or
     /// `.inMemory`).
     public static func clipVerdict(_ data: RecordingData, detectionFloor: Float) -> (label: String, confidence: Float) {
+        ClassificationSummary(data, detectionFloor: detectionFloor).clipVerdict(data)
+    }
+
+    /// The same, from this summary's windows of `data`.
+    public func clipVerdict(_ data: RecordingData) -> (label: String, confidence: Float) {
         guard let column = data.featureIDs.firstIndex(of: FeatureID.rmsDbfs.rawValue), data.featureSpool == nil,
               data.firstFeatureWindow == 0 else {
             preconditionFailure("a clip verdict reads each window's level: analyse with the features or levels kept in memory")
         }
-        let width = data.featureIDs.count, classCount = data.classIDs.count
-        let levels = (0..<data.windowCount).map { data.features[$0 * width + column] }
-        let tops = (0..<data.windowCount).map { index in
-            TopClass.of(data.confidences[(index * classCount)..<((index + 1) * classCount)], classIDs: data.classIDs,
-                        floor: detectionFloor)
-        }
-        return TopClass.clip(tops, levels: levels)
+        let width = data.featureIDs.count
+        return TopClass.clip(windows.map { ($0.topClass, $0.confidence) },
+                             levels: windows.map { data.features[$0.index * width + column] })
     }
 
     /// Seconds in total, the whole recording.
