@@ -58,6 +58,8 @@ let rulesModelPath = repositoryRoot + "/models/rules"
             let definition = try #require(fitted.classes.first { $0.id == id })
             #expect(definition.score != nil && definition.all.isEmpty, "\(id) is fitted")
             #expect(definition.score!.trees.allSatisfy { $0.depth <= 3 })
+            // 3.7.0: a clip's class is chosen by a calibration fitted on the recorded clips (`fit --clip-calibration`).
+            #expect(definition.score!.clipCalibration != nil, "\(id) chooses clips by its own calibration")
         }
         for id in ["silence", "gasp", "music"] {
             #expect(fitted.classes.first { $0.id == id } == rules.classes.first { $0.id == id }, "\(id) is kept from the rules")
@@ -70,6 +72,7 @@ let rulesModelPath = repositoryRoot + "/models/rules"
         let readme = try String(contentsOfFile: defaultModelPath + "/README.md", encoding: .utf8)
         #expect(readme.contains("somniq-analyze fit --clips ../shared/devset/MANIFEST.tsv"))
         #expect(readme.contains("--base models/rules") && readme.contains("--map scripts/devset-label-map.tsv"))
+        #expect(readme.contains("--clip-calibration"))
         #expect(readme.contains("Deterministic: the same data, command and seed refit this model byte for byte"))
         #expect(readme.contains("Augmentation (every training clip also heard as): 4 copies per clip, seed"))
     }
@@ -270,9 +273,17 @@ let rulesModelPath = repositoryRoot + "/models/rules"
     }
 
     /// A clip calibration is read and written back as it was; a score without one writes no such key (so that models
-    /// fitted before it are written as they were).
+    /// fitted before it are written as they were). The default model's own clip calibrations are taken off first, and
+    /// snoring alone is given one.
     @Test func aClipCalibrationIsReadAndWrittenBack() throws {
         let bundle = try load(editing: "model.json", from: defaultModelPath) { object in
+            object["classes"] = (object["classes"] as! [[String: Any]]).map { entry in
+                guard var score = entry["score"] as? [String: Any] else { return entry }
+                var entry = entry
+                score["clipCalibration"] = nil
+                entry["score"] = score
+                return entry
+            }
             classes(&object) { snoring in
                 var score = snoring["score"] as! [String: Any]
                 score["clipCalibration"] = ["slope": 1.25, "intercept": -0.5]
