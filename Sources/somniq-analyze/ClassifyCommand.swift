@@ -9,9 +9,9 @@ struct ClassifyCommand: ParsableCommand {
         commandName: "classify",
         abstract: "Classify recordings window by window, without a database.",
         discussion: "Prints each window's top class and confidence, and per file the seconds each class was on top and its "
-            + "dominant class: the rule `evaluate` scores clips by (\(TopClass.clipRule)). A model fitted with clip calibrations "
-            + "(`fit --clip-calibration`) chooses classes here through them: its confidences then differ from those `analyze` "
-            + "stores for the alerts.")
+            + "dominant class: the rule `evaluate` scores clips by (\(TopClass.clipRule)). Classes are chosen here through the "
+            + "model's clip calibrations, fitted on recorded clips, where it has them (`fit --clip-calibration`; the default "
+            + "model has since 3.7.0), so the confidences printed differ from those `analyze` stores for the alerts.")
 
     @Argument(help: ArgumentHelp("Audio files or folders.", valueName: "files"))
     var inputs: [String]
