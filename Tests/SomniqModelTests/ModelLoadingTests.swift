@@ -278,10 +278,11 @@ let rulesModelPath = repositoryRoot + "/models/rules"
     @Test func aClipCalibrationIsReadAndWrittenBack() throws {
         let bundle = try load(editing: "model.json", from: defaultModelPath) { object in
             object["classes"] = (object["classes"] as! [[String: Any]]).map { entry in
-                guard var score = entry["score"] as? [String: Any] else { return entry }
                 var entry = entry
-                score["clipCalibration"] = nil
-                entry["score"] = score
+                if var score = entry["score"] as? [String: Any] {
+                    score["clipCalibration"] = nil
+                    entry["score"] = score
+                }
                 return entry
             }
             classes(&object) { snoring in
