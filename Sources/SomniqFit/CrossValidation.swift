@@ -6,20 +6,22 @@ public enum CrossValidation {
     /// How a clip is scored, in words (printed with the scores).
     public static let clipRule = TopClass.clipRule
 
-    /// A clip's prediction by a model (`TopClass.clip`), and the mean confidence of that class over the loud
-    /// windows where it is on top.
+    /// A clip's prediction by a model (`TopClass.clip`), and that class's geometric mean confidence over the loud
+    /// windows.
     public static func predict(_ clip: FitDataset.Clip, classifier: Classifier, floor: Float) -> (label: String, confidence: Float) {
         predict(windows: clip.windows, classifier: classifier, floor: floor)
     }
 
     public static func predict(windows rows: [[Float]], classifier: Classifier, floor: Float) -> (label: String, confidence: Float) {
         let levels = rows.map { $0[FeatureID.rmsDbfs.index] }
-        // Only the loud windows vote, so only they are classified.
-        let tops = zip(rows, TopClass.loudWindows(levels: levels)).map { row, isLoud in
-            isLoud ? TopClass.of(classifier.classify(FeatureVector(values: row)), classIDs: classifier.model.classIDs, floor: floor)
-                : (label: TopClass.unclassified, confidence: Float(0))
+        let classCount = classifier.model.classIDs.count
+        // Only the loud windows count, so only they are classified.
+        var confidences = [Float](repeating: 0, count: rows.count * classCount)
+        for (window, isLoud) in TopClass.loudWindows(levels: levels).enumerated() where isLoud {
+            let scored = classifier.classify(FeatureVector(values: rows[window]))
+            confidences.replaceSubrange((window * classCount)..<((window + 1) * classCount), with: scored)
         }
-        return TopClass.clip(tops, levels: levels)
+        return TopClass.clip(confidences, classIDs: classifier.model.classIDs, levels: levels, floor: floor)
     }
 
     /// The prediction of every window of a clip, for event-labelled recordings.

@@ -153,7 +153,7 @@ public enum EvaluationReport {
                                 String(bin.clips), String(bin.correct), Formatting.fixed(Double(bin.correct) / Double(bin.clips), 2)])
         }
         return text + "\nconfusion matrix\n" + matrix.render()
-            + "\nreliability (clips predicted as a class, by the mean confidence of that class where it is on top)\n"
+            + "\nreliability (clips predicted as a class, by that class's geometric mean confidence over the loud windows)\n"
             + reliability.render()
     }
 

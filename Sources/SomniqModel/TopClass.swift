@@ -1,3 +1,4 @@
+import Foundation
 import SomniqFeatures
 
 /// Which class a window, and a whole recording, mostly sounded like. Shared by the `classify` summary
@@ -32,25 +33,55 @@ public enum TopClass {
     }
 
     /// The clip rule in words (printed with clip scores, and in `classify`'s help).
-    /// `other` competes: a household sound heard as none of ours in most of its loud windows is none of ours, even where one
-    /// window of it sounded like a cough (with `other` aside, as before model 3.0.0, one such window made the clip a cough).
-    public static let clipRule = "a clip's prediction is the class on top in the most of its loud windows (within 10 dB of its "
-        + "loudest, the windows the label is about), other (none of ours) included, silence and unclassified aside; silence if "
-        + "nothing else is on top"
+    public static let clipRule = "a clip's prediction is the class whose confidences, multiplied over its loud windows (within 10 dB "
+        + "of its loudest, the windows the label is about), are the highest: their geometric mean, other (none of ours) included, "
+        + "silence aside; silence if no loud window has another class on top"
 
-    /// A whole clip's class (see `clipRule`) from its windows' top classes (`of`) and levels (`rms_dbfs`), and the mean
-    /// confidence of that class over the loud windows where it is on top (0 when it is on top in none). What `evaluate`
-    /// scores a clip by and `classify` reports as a file's dominant class.
-    public static func clip(_ windows: [(label: String, confidence: Float)], levels: [Float]) -> (label: String, confidence: Float) {
-        precondition(windows.count == levels.count, "one level a window")
-        var seconds: [String: Double] = [:], confidenceSum: [String: Float] = [:], count: [String: Int] = [:]
-        for (window, isLoud) in zip(windows, loudWindows(levels: levels)) where isLoud {
-            seconds[window.label, default: 0] += AnalysisGrid.hopSeconds
-            confidenceSum[window.label, default: 0] += window.confidence
-            count[window.label, default: 0] += 1
+    /// The smallest confidence a window's evidence counts at: a class at 0 in one window weighs as at one in a million
+    /// (a strong vote against, not an end to it).
+    public static let clipConfidenceFloor: Float = 1e-6
+
+    /// A whole clip's class (see `clipRule`) from its windows' confidences (`windowCount × classIDs.count`, a row a
+    /// window, in `classIDs`' order) and levels (`rms_dbfs`), and that class's geometric mean confidence over the loud
+    /// windows. What `evaluate` scores a clip by and `classify` reports as a file's dominant class.
+    ///
+    /// Each window is evidence about the one sound the clip holds, so the windows' confidences are pooled as frame
+    /// posteriors are pooled into a segment's decision: the mean of their logarithms, class by class. A class that one
+    /// window hears at 0.9 and its neighbours at 0.05 loses to one heard at 0.5 throughout, where a vote of the windows'
+    /// top classes gave each window's runner-up nothing. Since model 3.7.0 the confidences are the clip calibrations'
+    /// (`ClassifierModel.choosingClips`). `floor` is the model's detection floor: a loud window whose best class is below
+    /// it is no class on top, as in `of`. Ties go to the alphabetically first class.
+    public static func clip<Confidences: RandomAccessCollection>(_ confidences: Confidences, classIDs: [String], levels: [Float],
+                                                                floor: Float) -> (label: String, confidence: Float)
+    where Confidences.Element == Float, Confidences.Index == Int {
+        let classCount = classIDs.count
+        precondition(confidences.count == levels.count * classCount, "one row of confidences a window")
+        let silence = classIDs.firstIndex(of: "silence")
+        var logSums = [Double](repeating: 0, count: classCount)
+        var loudCount = 0, anotherOnTop = false
+        var silenceSum: Float = 0, silenceOnTop = 0
+        for (window, isLoud) in loudWindows(levels: levels).enumerated() where isLoud {
+            let row = confidences.startIndex + window * classCount
+            let top = of(confidences[row..<(row + classCount)], classIDs: classIDs, floor: floor)
+            if top.label == "silence" {
+                silenceSum += top.confidence
+                silenceOnTop += 1
+            } else if top.label != unclassified {
+                anotherOnTop = true
+            }
+            loudCount += 1
+            for index in 0..<classCount {
+                logSums[index] += Double(log(max(confidences[row + index], clipConfidenceFloor)))
+            }
         }
-        let label = dominant(seconds, otherCompetes: true)
-        return (label, count[label].map { confidenceSum[label]! / Float($0) } ?? 0)
+        guard anotherOnTop else { return ("silence", silenceOnTop > 0 ? silenceSum / Float(silenceOnTop) : 0) }
+        var best = -1
+        for index in 0..<classCount where index != silence {
+            if best < 0 || logSums[index] > logSums[best] || (logSums[index] == logSums[best] && classIDs[index] < classIDs[best]) {
+                best = index
+            }
+        }
+        return (classIDs[best], Float(exp(logSums[best] / Double(loudCount))))
     }
 
     /// The windows a clip's label is about: those within `rangeDecibels` of its loudest and above `floorDbfs`; the

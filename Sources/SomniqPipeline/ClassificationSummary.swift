@@ -18,8 +18,11 @@ public struct ClassificationSummary: Equatable, Sendable {
     public var windows: [Window]
     /// Each window contributes one hop (0.5 s) to its top class, so the total is the recording's length.
     public var secondsPerClass: [String: Double]
+    /// The model's detection floor the windows' top classes were read with.
+    public var detectionFloor: Float
 
     public init(_ data: RecordingData, detectionFloor: Float) {
+        self.detectionFloor = detectionFloor
         var windows: [Window] = []
         windows.reserveCapacity(data.windowCount)
         var seconds: [String: Double] = [:]
@@ -38,11 +41,11 @@ public struct ClassificationSummary: Equatable, Sendable {
         secondsPerClass = seconds
     }
 
-    /// The recording's class as a clip (`TopClass.clip`: the class on top in the most of its loud windows, `other`
-    /// included): what `evaluate` scores a labelled clip by and `classify` reports as a file's dominant class. Each
-    /// window's top class is read from the stored confidences (a class the recording cannot hear is silenced there) and
-    /// its level from the kept features: the analysis must have kept `rms_dbfs` in memory (`FeatureKeeping.levels` or
-    /// `.inMemory`).
+    /// The recording's class as a clip (`TopClass.clip`: the class whose confidences, multiplied over its loud windows,
+    /// are the highest, `other` included): what `evaluate` scores a labelled clip by and `classify` reports as a file's
+    /// dominant class. Read from the stored confidences (a class the recording cannot hear is silenced there) and each
+    /// window's level from the kept features: the analysis must have kept `rms_dbfs` in memory (`FeatureKeeping.levels`
+    /// or `.inMemory`).
     public static func clipVerdict(_ data: RecordingData, detectionFloor: Float) -> (label: String, confidence: Float) {
         ClassificationSummary(data, detectionFloor: detectionFloor).clipVerdict(data)
     }
@@ -54,8 +57,8 @@ public struct ClassificationSummary: Equatable, Sendable {
             preconditionFailure("a clip verdict reads each window's level: analyse with the features or levels kept in memory")
         }
         let width = data.featureIDs.count
-        return TopClass.clip(windows.map { ($0.topClass, $0.confidence) },
-                             levels: windows.map { data.features[$0.index * width + column] })
+        return TopClass.clip(data.confidences, classIDs: data.classIDs,
+                             levels: (0..<data.windowCount).map { data.features[$0 * width + column] }, floor: detectionFloor)
     }
 
     /// Seconds in total, the whole recording.

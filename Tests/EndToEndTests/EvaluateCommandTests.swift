@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SomniqModel
 
 @Suite struct EvaluateCommandTests {
     let labels = CommandRunner.root + "/fixtures/sample-night/sleep_recording_1795302000.tsv"
@@ -49,7 +50,8 @@ import Testing
         let json = try JSONSerialization.jsonObject(with: Data(folders.stdout.utf8)) as! [String: Any]
         #expect(json["clips"] as? Int == 4)
         #expect(json["excluded"] as? Int == 1)
-        #expect((json["rule"] as! String).contains("class on top in the most of its loud windows"))
+        #expect(json["rule"] as? String == TopClass.clipRule)
+        #expect((json["rule"] as! String).contains("multiplied over its loud windows"))
         let confusion = json["confusion"] as! [String: Any]
         #expect(confusion["labels"] as? [String] == ["alarm", "other", "snoring"])
 

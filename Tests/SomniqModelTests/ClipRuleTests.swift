@@ -1,11 +1,10 @@
+import Foundation
 import SomniqModel
 import Testing
 
-/// A whole clip's class: the class on top in the most of its loud windows, `other` competing (`TopClass.clip`), the
-/// one rule `evaluate` scores clips by and `classify` reports.
+/// A whole clip's class: the class whose confidences, multiplied over its loud windows, are the highest, `other`
+/// competing (`TopClass.clip`), the one rule `evaluate` scores clips by and `classify` reports.
 @Suite struct ClipRuleTests {
-    typealias Top = (label: String, confidence: Float)
-
     @Test func loudWindowsAreThoseWithinTenDecibelsOfTheLoudest() {
         #expect(TopClass.loudWindows(levels: [-60, -30, -35, -45]) == [false, true, true, false])
         #expect(TopClass.loudWindows(levels: [-30, -40, -40.5]) == [true, true, false], "10 dB below is still loud")
@@ -14,33 +13,64 @@ import Testing
         #expect(TopClass.loudWindows(levels: []) == [])
     }
 
-    /// A household sound heard as none of ours in most of its loud windows is none of ours, though one window of it
+    /// Confidence rows for `classIDs`, a window each.
+    func rows(_ windows: [[Float]]) -> [Float] { windows.flatMap { $0 } }
+
+    /// A household sound heard as none of ours through its loud windows is none of ours, though one window of it
     /// sounded like a cough; with `other` aside (the headline's reading) the cough would win.
     @Test func otherCompetesForTheClip() {
-        let tops: [Top] = [("cough", 0.8), ("other", 0.6), ("other", 0.7), ("other", 0.5)]
-        let verdict = TopClass.clip(tops, levels: [-20, -22, -21, -25])
+        let ids = ["cough", "other"]
+        let verdict = TopClass.clip(rows([[0.8, 0.3], [0.1, 0.6], [0.1, 0.7], [0.2, 0.5]]), classIDs: ids,
+                                    levels: [-20, -22, -21, -25], floor: 0.2)
         #expect(verdict.label == "other")
-        #expect(abs(verdict.confidence - 0.6) < 1e-6, "the mean over the loud windows where it is on top")
+        let geometricMean = Float(pow(0.3 * 0.6 * 0.7 * 0.5, 0.25))
+        #expect(abs(verdict.confidence - geometricMean) < 1e-6, "the geometric mean over the loud windows")
         #expect(TopClass.dominant(["cough": 0.5, "other": 1.5]) == "cough")
     }
 
-    /// The pauses around a sound do not vote: three quiet windows of snoring lose to one loud bark.
-    @Test func onlyTheLoudWindowsVote() {
-        let tops: [Top] = [("snoring", 0.9), ("dog_bark", 0.7), ("snoring", 0.9), ("snoring", 0.9)]
-        let verdict = TopClass.clip(tops, levels: [-45, -20, -45, -44])
-        #expect(verdict.label == "dog_bark")
-        #expect(verdict.confidence == 0.7)
-        #expect(TopClass.clip(tops, levels: [-25, -20, -25, -24]).label == "snoring", "all loud: the most windows win")
+    /// The windows' confidences are multiplied, not their top classes counted: a class on top by a little in two
+    /// windows and all but absent from the third loses to the runner-up that the third window is sure of.
+    @Test func confidencesAreMultipliedNotTopClassesCounted() {
+        let ids = ["laughter", "speech"]
+        let windows: [[Float]] = [[0.55, 0.45], [0.55, 0.45], [0.01, 0.9]]
+        let verdict = TopClass.clip(rows(windows), classIDs: ids, levels: [-20, -20, -20], floor: 0.2)
+        #expect(verdict.label == "speech")
+        #expect(abs(verdict.confidence - Float(pow(0.45 * 0.45 * 0.9, 1.0 / 3))) < 1e-6)
     }
 
-    @Test func silenceWhenNothingElseIsOnTop() {
-        let tops: [Top] = [(TopClass.unclassified, 0.1), ("silence", 0.9), ("snoring", 0.9)]
-        #expect(TopClass.clip(tops, levels: [-30, -31, -60]).label == "silence", "the quiet snoring window does not vote")
-        #expect(TopClass.clip([], levels: []).label == "silence")
+    /// A confidence of 0 counts at `clipConfidenceFloor`: a strong vote against, which other windows can outweigh.
+    @Test func aZeroConfidenceCountsAtTheFloor() {
+        let ids = ["cough", "sneeze"]
+        let verdict = TopClass.clip(rows([[0, 0.05], [1, 0.05], [1, 0.05], [1, 0.05], [1, 0.05]]), classIDs: ids,
+                                    levels: [-20, -20, -20, -20, -20], floor: 0.2)
+        #expect(verdict.label == "cough")
+        #expect(verdict.confidence.isFinite && abs(verdict.confidence - pow(TopClass.clipConfidenceFloor, 0.2)) < 1e-6)
+    }
+
+    /// The pauses around a sound do not count: three quiet windows of snoring do not outweigh one loud bark.
+    @Test func onlyTheLoudWindowsCount() {
+        let ids = ["dog_bark", "snoring"]
+        let windows: [[Float]] = [[0.05, 0.9], [0.7, 0.2], [0.05, 0.9], [0.05, 0.9]]
+        let verdict = TopClass.clip(rows(windows), classIDs: ids, levels: [-45, -20, -45, -44], floor: 0.2)
+        #expect(verdict.label == "dog_bark")
+        #expect(abs(verdict.confidence - 0.7) < 1e-6)
+        #expect(TopClass.clip(rows(windows), classIDs: ids, levels: [-25, -20, -25, -24], floor: 0.2).label == "snoring",
+                "all loud: snoring is the more likely through the clip")
+    }
+
+    @Test func silenceWhenNoLoudWindowHasAnotherClassOnTop() {
+        let ids = ["silence", "snoring"]
+        // The first window's best is under the floor (no class on top), the second is silence; the snoring is quiet.
+        let verdict = TopClass.clip(rows([[0.1, 0.15], [0.9, 0.1], [0.05, 0.9]]), classIDs: ids, levels: [-30, -31, -60], floor: 0.2)
+        #expect(verdict.label == "silence")
+        #expect(abs(verdict.confidence - 0.9) < 1e-6, "the mean confidence where silence is on top")
+        #expect(TopClass.clip([Float](), classIDs: ids, levels: [], floor: 0.2).label == "silence")
+        #expect(TopClass.clip(rows([[0.9, 0.3], [0.4, 0.6]]), classIDs: ids, levels: [-20, -20], floor: 0.2).label == "snoring",
+                "silence itself never wins the pooling")
     }
 
     @Test func aTieGoesToTheAlphabeticallyFirstClass() {
-        let tops: [Top] = [("speech", 0.8), ("laughter", 0.8)]
-        #expect(TopClass.clip(tops, levels: [-20, -20]).label == "laughter")
+        let verdict = TopClass.clip(rows([[0.8, 0.8]]), classIDs: ["speech", "laughter"], levels: [-20], floor: 0.2)
+        #expect(verdict.label == "laughter")
     }
 }
