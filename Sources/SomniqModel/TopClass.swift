@@ -1,5 +1,4 @@
 import Foundation
-import SomniqFeatures
 
 /// Which class a window, and a whole recording, mostly sounded like. Shared by the `classify` summary
 /// and the clip scoring, so that both apply one rule.
@@ -23,12 +22,10 @@ public enum TopClass {
         return (confidence >= floor ? classIDs[top - confidences.startIndex] : unclassified, confidence)
     }
 
-    /// The class with the most time on top, silence, other and unclassified windows aside; `silence` when
-    /// nothing else ever was. Ties go to the alphabetically first class. With `otherCompetes`, `other` is one of the
-    /// contenders: a sound heard mostly as none of ours is `other`, whatever one window of it sounded like.
-    public static func dominant(_ secondsPerClass: [String: Double], otherCompetes: Bool = false) -> String {
-        let aside = otherCompetes ? nothing.subtracting([other]) : nothing
-        return secondsPerClass.filter { !aside.contains($0.key) && $0.value > 0 }
+    /// The class with the most time on top, silence, other and unclassified windows aside (a recording's headline);
+    /// `silence` when nothing else ever was. Ties go to the alphabetically first class.
+    public static func dominant(_ secondsPerClass: [String: Double]) -> String {
+        secondsPerClass.filter { !nothing.contains($0.key) && $0.value > 0 }
             .max { ($0.value, $1.key) < ($1.value, $0.key) }?.key ?? "silence"
     }
 
