@@ -12,13 +12,25 @@ public enum ClassificationReport {
         /// The file's class as a clip (`ClassificationSummary.clipVerdict`): the rule `evaluate` scores clips by.
         public var dominantClass: String
         public var includeFeatures: Bool
+        /// Whether every class's confidence and each window's part in the dominant class are printed (json and csv).
+        public var includeConfidences: Bool
+        /// The windows the dominant class is read from (`TopClass.loudWindows`).
+        public var loud: [Bool]
 
         /// `data` analysed with its levels or features kept in memory (`FeatureKeeping.levels`, `.inMemory`).
-        public init(_ data: RecordingData, detectionFloor: Float, includeFeatures: Bool) {
+        public init(_ data: RecordingData, detectionFloor: Float, includeFeatures: Bool, includeConfidences: Bool = false) {
             self.data = data
             summary = ClassificationSummary(data, detectionFloor: detectionFloor)
             dominantClass = summary.clipVerdict(data).label
             self.includeFeatures = includeFeatures
+            self.includeConfidences = includeConfidences
+            loud = TopClass.loudWindows(levels: ClassificationSummary.levels(data))
+        }
+
+        /// Every class's confidence in `window`, in `data.classIDs`' order.
+        func confidences(window: Int) -> ArraySlice<Float> {
+            let count = data.classIDs.count
+            return data.confidences[(window * count)..<((window + 1) * count)]
         }
 
         func features(window: Int) -> [Float] {
@@ -59,6 +71,9 @@ public enum ClassificationReport {
     public static func json(_ files: [File], bundle: ModelBundle) throws -> String {
         struct Window: Encodable {
             var index: Int, start: Double, end: Double, topClass: String, confidence: Float
+            /// Whether the window is one the dominant class is read from; with every class's confidence.
+            var loud: Bool?
+            var confidences: [String: Float]?
             /// A missing feature (the recording lacks its band) is null.
             var features: [String: Float?]?
         }
@@ -84,6 +99,10 @@ public enum ClassificationReport {
                   windows: file.summary.windows.map { window in
                       Window(index: window.index, start: window.startSeconds, end: window.endSeconds, topClass: window.topClass,
                              confidence: window.confidence,
+                             loud: file.includeConfidences ? file.loud[window.index] : nil,
+                             confidences: file.includeConfidences
+                                ? Dictionary(uniqueKeysWithValues: zip(file.data.classIDs, file.confidences(window: window.index)))
+                                : nil,
                              features: file.includeFeatures
                                 ? Dictionary(uniqueKeysWithValues: zip(file.data.featureIDs,
                                                                       file.features(window: window.index).map { $0.isNaN ? nil : $0 }))
@@ -94,22 +113,31 @@ public enum ClassificationReport {
     }
 
     /// Window rows (`record` = `window`), then per file one `summary` row per class with its seconds;
-    /// the dominant class's row says `dominant`.
+    /// the dominant class's row says `dominant`. With confidences, a `loud` column (1 for the windows the dominant
+    /// class is read from) and a `confidence_<class>` column per class follow `seconds`, before any features.
     public static func csv(_ files: [File]) -> String {
         let featureIDs = files.first(where: \.includeFeatures)?.data.featureIDs ?? []
+        let classIDs = files.first(where: \.includeConfidences)?.data.classIDs ?? []
+        let confidenceColumns = classIDs.isEmpty ? [] : ["loud"] + classIDs.map { "confidence_\($0)" }
         return CSVText.make { writer in
-            writer.write(row: ["record", "file", "window", "start_s", "end_s", "class", "confidence", "seconds"] + featureIDs)
+            writer.write(row: ["record", "file", "window", "start_s", "end_s", "class", "confidence", "seconds"]
+                         + confidenceColumns + featureIDs)
             for file in files {
+                let ownConfidences = file.includeConfidences && file.data.classIDs == classIDs
                 for window in file.summary.windows {
+                    let confidences = ownConfidences
+                        ? [file.loud[window.index] ? "1" : "0"] + file.confidences(window: window.index).map { CSVText.number($0) }
+                        : Array(repeating: "", count: confidenceColumns.count)
                     let features = file.includeFeatures ? file.features(window: window.index).map { CSVText.number($0) } : []
                     writer.write(row: ["window", file.data.path, String(window.index), CSVText.number(window.startSeconds),
                                            CSVText.number(window.endSeconds), window.topClass,
-                                           CSVText.number(window.confidence), ""] + features
+                                           CSVText.number(window.confidence), ""] + confidences + features
                                      + Array(repeating: "", count: featureIDs.count - features.count))
                 }
                 for (label, seconds) in file.rankedClasses {
                     writer.write(row: [label == file.dominantClass ? "dominant" : "summary", file.data.path, "", "", "",
-                                           label, "", CSVText.number(seconds)] + Array(repeating: "", count: featureIDs.count))
+                                           label, "", CSVText.number(seconds)]
+                                     + Array(repeating: "", count: confidenceColumns.count + featureIDs.count))
                 }
             }
         }

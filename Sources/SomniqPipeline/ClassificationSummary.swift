@@ -52,13 +52,17 @@ public struct ClassificationSummary: Equatable, Sendable {
 
     /// The same, from this summary's windows of `data`.
     public func clipVerdict(_ data: RecordingData) -> (label: String, confidence: Float) {
+        TopClass.clip(data.confidences, classIDs: data.classIDs, levels: Self.levels(data), floor: detectionFloor)
+    }
+
+    /// Each window's level (`rms_dbfs`), from features or levels kept in memory (`FeatureKeeping.levels`, `.inMemory`).
+    public static func levels(_ data: RecordingData) -> [Float] {
         guard let column = data.featureIDs.firstIndex(of: FeatureID.rmsDbfs.rawValue), data.featureSpool == nil,
               data.firstFeatureWindow == 0 else {
             preconditionFailure("a clip verdict reads each window's level: analyse with the features or levels kept in memory")
         }
         let width = data.featureIDs.count
-        return TopClass.clip(data.confidences, classIDs: data.classIDs,
-                             levels: (0..<data.windowCount).map { data.features[$0 * width + column] }, floor: detectionFloor)
+        return (0..<data.windowCount).map { data.features[$0 * width + column] }
     }
 
     /// Seconds in total, the whole recording.

@@ -24,6 +24,10 @@ struct ClassifyCommand: ParsableCommand {
     @Flag(help: "Also print every feature of every window (json and csv).")
     var features = false
 
+    @Flag(help: ArgumentHelp("Also print every class's confidence in every window, and whether the window is one the "
+                             + "dominant class is read from (json and csv)."))
+    var confidences = false
+
     func run() throws {
         let bundle = try modelOptions.load()
         let analyzer = RecordingAnalyzer(bundle: bundle.choosingClips)
@@ -36,7 +40,7 @@ struct ClassifyCommand: ParsableCommand {
                 let data = try analyzer.analyze(path: file, keeping: features ? .inMemory : .levels)
                 Terminal.warnIfCutShort(data)
                 reports.append(ClassificationReport.File(data, detectionFloor: bundle.classifier.detectionFloor,
-                                                        includeFeatures: features))
+                                                        includeFeatures: features, includeConfidences: confidences))
             } catch {
                 Terminal.clearProgress()
                 Terminal.error(error.description)
