@@ -60,13 +60,15 @@ public enum CrossValidation {
         return (scored, training)
     }
 
-    /// The clips of `source` (recordings, not copies) and every clip that may train a model scored on them, as
-    /// `leaveOneSourceOut` splits the set: what `fit --holdout-source` fits on, so that a few sources' held-out
-    /// predictions are had without fitting for every source.
-    public static func holdout(_ dataset: FitDataset, source: String) -> (scored: [Int], training: [Int]) {
-        let scored = dataset.clips.indices.filter { dataset.clips[$0].source == source && !dataset.clips[$0].augmented }
+    /// The clips of `sources` (recordings, not copies) and every clip that may train a model scored on them, as
+    /// `leaveOneSourceOut` splits the set for one source: what `fit --holdout-source` fits on, so that a few sources'
+    /// held-out predictions are had without fitting for every source, or every source's by fitting for groups of them.
+    public static func holdout(_ dataset: FitDataset, sources: Set<String>) -> (scored: [Int], training: [Int]) {
+        let scored = dataset.clips.indices.filter {
+            dataset.clips[$0].source.map(sources.contains) == true && !dataset.clips[$0].augmented
+        }
         let groups = Set(scored.map { dataset.clips[$0].group })
-        let training = dataset.clips.indices.filter { dataset.clips[$0].mayTrain(scoredGroups: groups, sources: [source]) }
+        let training = dataset.clips.indices.filter { dataset.clips[$0].mayTrain(scoredGroups: groups, sources: sources) }
         return (scored, training)
     }
 

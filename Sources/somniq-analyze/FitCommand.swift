@@ -159,9 +159,9 @@ struct FitCommand: ParsableCommand {
                                valueName: "K/N"))
     var holdoutFold: String?
 
-    @Option(help: ArgumentHelp("Fit without the clips of this source (the manifest's source column), and without copies over its backgrounds, as --leave-one-source-out fits for it.",
+    @Option(help: ArgumentHelp("Fit without the clips of this source (the manifest's source column), and without copies over its backgrounds, as --leave-one-source-out fits for it. Repeatable: without each source named.",
                                valueName: "source"))
-    var holdoutSource: String?
+    var holdoutSource: [String] = []
 
     @Option(help: ArgumentHelp("With --holdout-fold or --holdout-source, write the held-out clips (path, label, class) to this TSV.",
                                valueName: "tsv"))
@@ -200,9 +200,9 @@ struct FitCommand: ParsableCommand {
         if let holdoutFold, Self.parseFold(holdoutFold) == nil {
             throw ValidationError("--holdout-fold takes K/N with 0 <= K < N and N >= 2, e.g. 0/5; found '\(holdoutFold)'")
         }
-        if holdoutFold != nil, holdoutSource != nil { throw ValidationError("give --holdout-fold or --holdout-source, not both") }
-        if holdoutSource != nil, labels != nil { throw ValidationError("--holdout-source needs clips from a manifest with a source column, not --labels") }
-        if holdoutList != nil, holdoutFold == nil, holdoutSource == nil {
+        if holdoutFold != nil, !holdoutSource.isEmpty { throw ValidationError("give --holdout-fold or --holdout-source, not both") }
+        if !holdoutSource.isEmpty, labels != nil { throw ValidationError("--holdout-source needs clips from a manifest with a source column, not --labels") }
+        if holdoutList != nil, holdoutFold == nil, holdoutSource.isEmpty {
             throw ValidationError("--holdout-list needs --holdout-fold or --holdout-source")
         }
         _ = try Self.fittedFeatures(leavingOut: leaveOutFeature, bandShapes: shapeFeatures)
@@ -272,9 +272,9 @@ struct FitCommand: ParsableCommand {
             }
             Self.warnOfUnmapped(clipList.map { (label: $0.label, detail: $0.detail, path: $0.path) }, map: labelMap,
                                 model: baseBundle.classifier, what: "clip")
-            if let holdoutSource, !clipList.contains(where: { $0.source == holdoutSource }) {
-                let known = Set(clipList.compactMap(\.source)).sorted()
-                throw ValidationError("--holdout-source \(holdoutSource): no clip has this source; "
+            let known = Set(clipList.compactMap(\.source)).sorted()
+            if let unknown = holdoutSource.first(where: { !known.contains($0) }) {
+                throw ValidationError("--holdout-source \(unknown): no clip has this source; "
                     + (known.isEmpty ? "the clips come without a source column" : "choose from \(known.joined(separator: ", "))"))
             }
             var recipe = AugmentationRecipe()
@@ -393,13 +393,14 @@ struct FitCommand: ParsableCommand {
         var heldOut: (split: (scored: [Int], training: [Int]), what: String)?
         if let (fold, folds) = holdoutFold.flatMap(Self.parseFold) {
             heldOut = (CrossValidation.holdout(dataset, fold: fold, of: folds), "fold \(fold) of \(folds)")
-        } else if let holdoutSource {
-            let split = CrossValidation.holdout(dataset, source: holdoutSource)
+        } else if !holdoutSource.isEmpty {
+            let split = CrossValidation.holdout(dataset, sources: Set(holdoutSource))
+            let named = holdoutSource.joined(separator: ", ")
             guard !split.scored.isEmpty else {
-                Terminal.error("--holdout-source \(holdoutSource): error: none of the clips of this source could be read, so no model was written")
+                Terminal.error("--holdout-source \(named): error: none of the clips of \(holdoutSource.count == 1 ? "this source" : "these sources") could be read, so no model was written")
                 throw ExitStatus.nothingDone
             }
-            heldOut = (split, "source \(holdoutSource)")
+            heldOut = (split, (holdoutSource.count == 1 ? "source " : "sources ") + named)
         }
         if let (split, what) = heldOut {
             training = split.training

@@ -298,6 +298,10 @@ import Testing
         #expect(unknown.status == 64 && unknown.stderr.contains("--holdout-source corpus-c: no clip has this source; choose from corpus-a, corpus-b"),
                 "\(unknown.stderr)")
         #expect(!FileManager.default.fileExists(atPath: scratch.file("x")))
+        let oneUnknown = try CommandRunner.run(common + ["--out", scratch.file("x"), "--holdout-source", "corpus-a",
+                                                         "--holdout-source", "corpus-c"])
+        #expect(oneUnknown.status == 64 && oneUnknown.stderr.contains("--holdout-source corpus-c: no clip has this source"),
+                "\(oneUnknown.stderr)")
         let both = try CommandRunner.run(common + ["--out", scratch.file("x"), "--holdout-source", "corpus-a", "--holdout-fold", "0/5"])
         #expect(both.status == 64)
     }

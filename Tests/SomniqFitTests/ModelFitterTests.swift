@@ -105,10 +105,16 @@ let baseModel = ClassifierModel(name: "base", version: "1", classes: [
             copy.backgroundSource = background
             dataset.clips.append(copy)
         }
-        let split = CrossValidation.holdout(dataset, source: "corpus-a")
+        let split = CrossValidation.holdout(dataset, sources: ["corpus-a"])
         #expect(split.scored == [0, 1, 2, 3])
         #expect(split.training == Array(4..<12) + [14])
-        #expect(CrossValidation.holdout(dataset, source: "corpus-c").scored.isEmpty)
+        #expect(CrossValidation.holdout(dataset, sources: ["corpus-c"]).scored.isEmpty)
+        // Two sources out at once: their clips scored, and nothing of either trains (not even a copy of a third
+        // source's clip over one of their backgrounds).
+        for index in 8..<12 { dataset.clips[index].source = "corpus-c" }
+        let both = CrossValidation.holdout(dataset, sources: ["corpus-a", "corpus-c"])
+        #expect(both.scored == [0, 1, 2, 3, 8, 9, 10, 11])
+        #expect(both.training == Array(4..<8) + [14])
     }
 
     @Test func fittingTheSameDataTwiceGivesTheSameModel() {
