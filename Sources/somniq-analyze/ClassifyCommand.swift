@@ -28,6 +28,12 @@ struct ClassifyCommand: ParsableCommand {
                              + "dominant class is read from (json and csv)."))
     var confidences = false
 
+    func validate() throws {
+        if format == .table, features || confidences {
+            throw ValidationError("--\(features ? "features" : "confidences") is printed with --format json or csv, not in the table")
+        }
+    }
+
     func run() throws {
         let bundle = try modelOptions.load()
         let analyzer = RecordingAnalyzer(bundle: bundle.choosingClips)

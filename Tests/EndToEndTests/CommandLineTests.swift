@@ -139,6 +139,15 @@ let sampleNight = CommandRunner.root + "/fixtures/sample-night/sleep_recording_1
         #expect(lines.filter { $0.hasPrefix("dominant,") }.count == 1)
     }
 
+    /// The table has no columns for every feature or confidence: asking for them there is refused, not ignored.
+    @Test func classifyRefusesFeaturesOrConfidencesInTheTable() throws {
+        for flag in ["--features", "--confidences"] {
+            let result = try CommandRunner.run(["classify", sampleNight, flag])
+            #expect(result.status == 64 && result.stdout.isEmpty, "\(flag): \(result.stderr)")
+            #expect(result.stderr.contains("\(flag) is printed with --format json or csv, not in the table"), "\(result.stderr)")
+        }
+    }
+
     @Test func classifyIsDeterministic() throws {
         let first = try CommandRunner.run(["classify", sampleNight, "--format", "csv", "--features"])
         let second = try CommandRunner.run(["classify", sampleNight, "--format", "csv", "--features"])
