@@ -103,6 +103,11 @@ struct EvaluateCommand: ParsableCommand {
             }
         }
         Terminal.clearProgress()
+        if recordings.isEmpty {
+            Terminal.error("\(files.count == 1 ? "the recording could not" : "none of the \(files.count) recordings could") be analysed; "
+                + "nothing to score against \(labels)")
+            throw ExitStatus.nothingDone
+        }
         let referenceFiles = Set(reference.map(\.file))
         for recording in recordings where !referenceFiles.contains(EventEvaluation.referenceName(of: recording.data.path)) {
             Terminal.error("\(recording.data.path): warning: no events in \(labels); every detection counts as an insertion")
@@ -159,6 +164,11 @@ struct EvaluateCommand: ParsableCommand {
             }
         }
         Terminal.clearProgress()
+        if failures == clips.count {
+            Terminal.error((clips.count == 1 ? "the clip of \(location) could not" : "none of the \(clips.count) clips of \(location) could")
+                + " be analysed; nothing scored")
+            throw ExitStatus.nothingDone
+        }
         switch format {
         case .table: Terminal.output(EvaluationReport.clipsTable(evaluation))
         case .json: Terminal.output(try EvaluationReport.clipsJSON(evaluation))

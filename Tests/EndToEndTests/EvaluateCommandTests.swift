@@ -63,6 +63,21 @@ import SomniqModel
         #expect(listed.stdout.contains("confusion matrix"))
     }
 
+    /// When not one clip or recording could be analysed there is nothing to score: an error naming how many failed
+    /// and exit 2 (nothing done), not an empty report with exit 1 (some inputs failed).
+    @Test func nothingAnalysedIsNothingDone() throws {
+        let scratch = Scratch()
+        try "not audio".write(toFile: scratch.file("noise.wav"), atomically: true, encoding: .utf8)
+        try "path\tlabel\nnoise.wav\tsnoring\nmissing.wav\tcough\n".write(toFile: scratch.file("m.tsv"), atomically: true, encoding: .utf8)
+        let clips = try CommandRunner.run(["evaluate", "--clips", scratch.file("m.tsv")])
+        #expect(clips.status == 2 && clips.stdout.isEmpty, "\(clips.stdout)")
+        #expect(clips.stderr.contains("noise.wav: error: not a readable audio file"), "\(clips.stderr)")
+        #expect(clips.stderr.contains("none of the 2 clips of \(scratch.file("m.tsv")) could be analysed; nothing scored"), "\(clips.stderr)")
+        let events = try CommandRunner.run(["evaluate", scratch.file("noise.wav"), "--labels", labels])
+        #expect(events.status == 2 && events.stdout.isEmpty, "\(events.stdout)")
+        #expect(events.stderr.contains("the recording could not be analysed; nothing to score against"), "\(events.stderr)")
+    }
+
     @Test func badArgumentsAreUsageErrors() throws {
         #expect(try CommandRunner.run(["evaluate", sampleNight]).status == 64)
         #expect(try CommandRunner.run(["evaluate", "--clips", "x", "--labels", "y"]).status == 64)
