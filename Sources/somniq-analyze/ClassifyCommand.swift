@@ -54,6 +54,10 @@ struct ClassifyCommand: ParsableCommand {
             }
         }
         Terminal.clearProgress()
+        if reports.isEmpty {
+            Terminal.error(files.count == 1 ? "the file could not be classified" : "none of the \(files.count) files could be classified")
+            throw ExitStatus.nothingDone
+        }
         switch format {
         case .table: Terminal.output(ClassificationReport.table(reports))
         case .json: Terminal.output(try ClassificationReport.json(reports, bundle: bundle))
