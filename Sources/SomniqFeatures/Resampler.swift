@@ -20,7 +20,7 @@ import Foundation
 /// side by side), so that the samples at one distance from eight consecutive outputs are contiguous: eight outputs
 /// are made at once, lane by lane, with no sums across lanes and half the multiplications (the same filter, so the
 /// same response; only the rounding of the sums differs from the general loop's).
-public final class Resampler {
+public final class Resampler: StreamingRateConversion {
     public let inputRate: Int
     public let outputRate: Int
     /// The filter's cut-off, in Hz.
@@ -134,7 +134,13 @@ public final class Resampler {
     /// Ends the stream: produces the outputs left (reading zeros past the input's end), up to
     /// `outputCount(inputFrames:...)` in all.
     public func finish(_ body: (UnsafeBufferPointer<Float>) -> Void) {
-        let total = Self.outputCount(inputFrames: inputCount, inputRate: inputRate, outputRate: outputRate)
+        finish(upTo: Self.outputCount(inputFrames: inputCount, inputRate: inputRate, outputRate: outputRate), body)
+    }
+
+    /// Ends the stream with `total` outputs in all, at most `outputCount(inputFrames:...)` of the input received (a
+    /// stage after halvings ends where the whole conversion's count does: `RateConverter`).
+    public func finish(upTo total: Int64, _ body: (UnsafeBufferPointer<Float>) -> Void) {
+        precondition(total <= max(outputCount, Self.outputCount(inputFrames: inputCount, inputRate: inputRate, outputRate: outputRate)))
         pending.append(contentsOf: repeatElement(0, count: tapsPerPhase))
         produce(upTo: total)
         if !output.isEmpty { output.withUnsafeBufferPointer(body) }
@@ -383,7 +389,7 @@ public final class Resampler {
     }
 
     /// `even[j] = x[2j]` and `odd[j] = x[2j + 1]` for `j < count`, sixteen samples at a time.
-    private static func deinterleave(_ x: UnsafePointer<Float>, into even: UnsafeMutablePointer<Float>,
+    static func deinterleave(_ x: UnsafePointer<Float>, into even: UnsafeMutablePointer<Float>,
                                      _ odd: UnsafeMutablePointer<Float>, count: Int) {
         var j = 0
         while j + 8 <= count {

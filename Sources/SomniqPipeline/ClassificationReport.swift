@@ -21,10 +21,11 @@ public enum ClassificationReport {
         public init(_ data: RecordingData, detectionFloor: Float, includeFeatures: Bool, includeConfidences: Bool = false) {
             self.data = data
             summary = ClassificationSummary(data, detectionFloor: detectionFloor)
-            dominantClass = summary.clipVerdict(data).label
+            let levels = ClassificationSummary.levels(data)
+            dominantClass = summary.clipVerdict(data, levels: levels).label
             self.includeFeatures = includeFeatures
             self.includeConfidences = includeConfidences
-            loud = TopClass.loudWindows(levels: ClassificationSummary.levels(data))
+            loud = TopClass.loudWindows(levels: levels)
         }
 
         /// Every class's confidence in `window`, in `data.classIDs`' order.

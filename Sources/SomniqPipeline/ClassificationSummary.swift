@@ -50,9 +50,9 @@ public struct ClassificationSummary: Equatable, Sendable {
         ClassificationSummary(data, detectionFloor: detectionFloor).clipVerdict(data)
     }
 
-    /// The same, from this summary's windows of `data`.
-    public func clipVerdict(_ data: RecordingData) -> (label: String, confidence: Float) {
-        TopClass.clip(data.confidences, classIDs: data.classIDs, levels: Self.levels(data), floor: detectionFloor)
+    /// The same, from this summary's windows of `data`; `levels` are `levels(data)` where the caller has them already.
+    public func clipVerdict(_ data: RecordingData, levels: [Float]? = nil) -> (label: String, confidence: Float) {
+        TopClass.clip(data.confidences, classIDs: data.classIDs, levels: levels ?? Self.levels(data), floor: detectionFloor)
     }
 
     /// Each window's level (`rms_dbfs`), from features or levels kept in memory (`FeatureKeeping.levels`, `.inMemory`).

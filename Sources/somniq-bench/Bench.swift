@@ -36,8 +36,8 @@ struct Bench {
             print(try (0..<10).map { _ in try ModelBundle.load(path: arguments[2]).classifier.classes.count }.reduce(0, +))
             return
         }
-        guard arguments.count == 3, ["decode", "resample", "features", "pipeline", "classify", "classify8", "follow"].contains(arguments[1]) else {
-            FileHandle.standardError.write(Data("usage: somniq-bench decode|resample|features|pipeline|classify|follow FILE, or load MODEL-FOLDER\n".utf8))
+        guard arguments.count == 3, ["decode", "resample", "resample-halved", "features", "pipeline", "classify", "classify8", "follow"].contains(arguments[1]) else {
+            FileHandle.standardError.write(Data("usage: somniq-bench decode|resample|resample-halved|features|pipeline|classify|follow FILE, or load MODEL-FOLDER\n".utf8))
             exit(64)
         }
         if arguments[1] == "pipeline" {
@@ -76,8 +76,12 @@ struct Bench {
         let reader = try AudioFileReader(path: arguments[2])
         // The features stage as the pipeline runs it: resampled to the analysis rate, then extracted.
         let stream = arguments[1] == "features" ? FeatureStream(sampleRate: reader.format.sampleRate) : nil
-        let resampler = arguments[1] == "resample"
-            ? Resampler(inputRate: reader.format.sampleRate, outputRate: FeatureStream.analysisSampleRate) : nil
+        let rate = reader.format.sampleRate, analysisRate = FeatureStream.analysisSampleRate
+        let resampler: StreamingRateConversion? = switch arguments[1] {
+        case "resample": Resampler(inputRate: rate, outputRate: analysisRate)
+        case "resample-halved": RateConverter(inputRate: rate, outputRate: analysisRate)  // half-band stages first
+        default: nil
+        }
         let grid = AnalysisGrid(sampleRate: reader.format.sampleRate)
         var block = [Float](repeating: 0, count: grid.maximumBlockLength)
         var checksum: Double = 0

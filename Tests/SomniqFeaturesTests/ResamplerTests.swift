@@ -2,6 +2,33 @@ import Foundation
 import Testing
 @testable import SomniqFeatures
 
+/// `samples` handed to `converter` in calls of `pieces`' sizes (taken in turn), then the end: what it made.
+func streamed(_ samples: [Float], pieces: [Int], through converter: StreamingRateConversion) -> [Float] {
+    var result: [Float] = []
+    var start = 0, piece = 0
+    samples.withUnsafeBufferPointer { buffer in
+        while start < samples.count {
+            let end = min(samples.count, start + pieces[piece % pieces.count])
+            converter.process(UnsafeBufferPointer(rebasing: buffer[start..<end])) { result.append(contentsOf: $0) }
+            start = end
+            piece += 1
+        }
+    }
+    converter.finish { result.append(contentsOf: $0) }
+    return result
+}
+
+/// The level of the middle half of `samples`, in dB of full scale's square.
+func level(_ samples: [Float]) -> Double {
+    let middle = samples[samples.count / 4..<(3 * samples.count / 4)]
+    return 10 * log10(middle.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(middle.count))
+}
+
+/// `seconds` of a sine of `frequency` Hz at `rate`.
+func tone(_ frequency: Double, rate: Int, seconds: Double = 1, amplitude: Double = 1) -> [Float] {
+    (0..<Int(seconds * Double(rate))).map { Float(amplitude * sin(2 * .pi * frequency * Double($0) / Double(rate))) }
+}
+
 /// The resampler against what a band-limited interpolator must do: keep the pass band (level and timing), keep
 /// what lies above the output's Nyquist frequency from folding back, and give the same samples however the
 /// stream is cut into calls.
@@ -16,19 +43,7 @@ import Testing
     }
 
     static func resampled(_ samples: [Float], from input: Int, to output: Int, pieces: [Int]) -> [Float] {
-        let resampler = Resampler(inputRate: input, outputRate: output)
-        var result: [Float] = []
-        var start = 0, piece = 0
-        samples.withUnsafeBufferPointer { buffer in
-            while start < samples.count {
-                let end = min(samples.count, start + pieces[piece % pieces.count])
-                resampler.process(UnsafeBufferPointer(rebasing: buffer[start..<end])) { result.append(contentsOf: $0) }
-                start = end
-                piece += 1
-            }
-        }
-        resampler.finish { result.append(contentsOf: $0) }
-        return result
+        streamed(samples, pieces: pieces, through: Resampler(inputRate: input, outputRate: output))
     }
 
     /// Noise cut into calls of uneven sizes (a sample at a time, odd lengths, more than the filter at once) gives
@@ -68,15 +83,6 @@ import Testing
             #expect(abs(levelDb) < 0.05, "\(input) -> \(output) Hz, \(hertz) Hz tone: level \(levelDb) dB")
             #expect(error < 0.001, "\(input) -> \(output) Hz, \(hertz) Hz tone: off by \(error)")
         }
-    }
-
-    func level(_ samples: [Float]) -> Double {
-        let middle = samples[samples.count / 4..<(3 * samples.count / 4)]
-        return 10 * log10(middle.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(middle.count))
-    }
-
-    func tone(_ frequency: Double, rate: Int, seconds: Double = 1) -> [Float] {
-        (0..<Int(seconds * Double(rate))).map { Float(sin(2 * .pi * frequency * Double($0) / Double(rate))) }
     }
 
     /// From the rates recorders use to 8 kHz: the analysis band passes at full level (within 0.2 dB), and a tone
