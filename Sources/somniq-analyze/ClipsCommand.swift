@@ -47,6 +47,11 @@ struct ClipsCommand: ParsableCommand {
         let store = try StoreOpening.open(db, existing: true)
         try RecordingSelection.checkProfile(profile, store: store, db: db)
         try RecordingSelection.checkClass(soundClass, store: store, db: db)
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: output, isDirectory: &isFolder), !isFolder.boolValue {
+            Terminal.error("\(output): error: a file, not a folder: clips go into a folder; choose another --output")
+            throw ExitStatus.nothingDone
+        }
         do {
             try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
         } catch {

@@ -108,9 +108,10 @@ struct ReportCommand: ParsableCommand {
         if output != "-" {
             for page in outcome.pages + [outcome.trendPage].compactMap({ $0 }) { Terminal.output(Formatting.printable(page) + "\n") }
         }
+        // Nothing written: the errors above say why, and no summary of nothing follows them.
+        if outcome.pages.isEmpty { throw ExitStatus.nothingDone }
         Terminal.error("wrote \(Formatting.counted(outcome.pages.count, "night page"))"
                        + (outcome.trendPage == nil ? "" : " and a trend page") + " with \(Formatting.counted(outcome.clipCount, "clip"))")
-        if outcome.pages.isEmpty { throw ExitStatus.nothingDone }
         if !outcome.failures.isEmpty || !outcome.audioProblems.isEmpty || !outcome.refusals.isEmpty { throw ExitStatus.someInputsFailed }
     }
 }

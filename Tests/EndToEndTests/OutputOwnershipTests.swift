@@ -27,6 +27,7 @@ import Testing
         let refused = try CommandRunner.run(["report", "1", "--db", db, "--no-audio", "--output", mine])
         #expect(refused.status == 2, "\(refused.stderr)")
         #expect(refused.stderr.contains("n.html: error: the file exists and is not an earlier report page; pass --force"), "\(refused.stderr)")
+        #expect(!refused.stderr.contains("wrote"), "no summary of pages when none was written: \(refused.stderr)")
         #expect(try String(contentsOfFile: mine, encoding: .utf8) == "<html><body>my own page</body></html>")
         let forced = try CommandRunner.run(["report", "1", "--db", db, "--no-audio", "--output", mine, "--force"])
         #expect(forced.status == 0, "\(forced.stderr)")
@@ -129,6 +130,13 @@ import Testing
         #expect(refused.status == 2)
         #expect(refused.stderr.contains("is not an earlier clip index; pass --force"), "\(refused.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: other) == ["index.csv"], "nothing cut")
+        // A file where the folder should be is named as such, and left as it was.
+        let notAFolder = scratch.file("notes.html")
+        try "mine".write(toFile: notAFolder, atomically: true, encoding: .utf8)
+        let onFile = try CommandRunner.run(["clips", "--db", db, "--output", notAFolder, "--force"])
+        #expect(onFile.status == 2)
+        #expect(onFile.stderr.contains("notes.html: error: a file, not a folder"), "\(onFile.stderr)")
+        #expect(try String(contentsOfFile: notAFolder, encoding: .utf8) == "mine")
         // Nor is a named pipe there replaced by a file, with --force either.
         let piped = scratch.file("piped")
         try FileManager.default.createDirectory(atPath: piped, withIntermediateDirectories: true)
