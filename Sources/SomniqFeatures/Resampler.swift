@@ -140,7 +140,8 @@ public final class Resampler: StreamingRateConversion {
     /// Ends the stream with `total` outputs in all, at most `outputCount(inputFrames:...)` of the input received (a
     /// stage after halvings ends where the whole conversion's count does: `RateConverter`).
     public func finish(upTo total: Int64, _ body: (UnsafeBufferPointer<Float>) -> Void) {
-        precondition(total <= max(outputCount, Self.outputCount(inputFrames: inputCount, inputRate: inputRate, outputRate: outputRate)))
+        let natural = Self.outputCount(inputFrames: inputCount, inputRate: inputRate, outputRate: outputRate)
+        precondition(total <= max(outputCount, natural), "more outputs than the input received makes")
         pending.append(contentsOf: repeatElement(0, count: tapsPerPhase))
         produce(upTo: total)
         if !output.isEmpty { output.withUnsafeBufferPointer(body) }
@@ -390,7 +391,7 @@ public final class Resampler: StreamingRateConversion {
 
     /// `even[j] = x[2j]` and `odd[j] = x[2j + 1]` for `j < count`, sixteen samples at a time.
     static func deinterleave(_ x: UnsafePointer<Float>, into even: UnsafeMutablePointer<Float>,
-                                     _ odd: UnsafeMutablePointer<Float>, count: Int) {
+                             _ odd: UnsafeMutablePointer<Float>, count: Int) {
         var j = 0
         while j + 8 <= count {
             let pair = UnsafeRawPointer(x + 2 * j).loadUnaligned(as: SIMD16<Float>.self)
