@@ -8,7 +8,7 @@ public protocol StreamingRateConversion: AnyObject {
     func finish(_ body: (UnsafeBufferPointer<Float>) -> Void)
 }
 
-/// Converts a stream of samples from one rate to another as the analysis needs it: a high rate is first halved by
+/// Converts a stream of samples from one rate to another in stages: a high rate is first halved by
 /// half-band filters (`HalfBandDecimator`) for as long as the halved rate stays at least 2.75 times the output's, then
 /// converted by the band-limited interpolator (`Resampler`), whose filter is the same in Hz at every input rate.
 ///
@@ -22,7 +22,7 @@ public protocol StreamingRateConversion: AnyObject {
 /// before and after the stream: nothing is delayed. Deterministic, and the same samples however the stream is cut.
 ///
 /// Not yet the analysis's: it moves every feature of a 44.1 or 48 kHz recording a little (the half-band's ripple and
-/// what it lets fold, 80 dB down), so models/default would no longer refit byte for byte from its recipe, and a refit of
+/// what it lets fold, 82 dB down), so models/default would no longer refit byte for byte from its recipe, and a refit of
 /// 3.7.0's recipe on it failed `PhoneMicrophoneTests` (docs/performance.md). `somniq-bench resample-halved` times it.
 public final class RateConverter: StreamingRateConversion {
     public let inputRate: Int
@@ -44,9 +44,9 @@ public final class RateConverter: StreamingRateConversion {
     }
 
     /// The rates a recording at `inputRate` is halved to on its way to `outputRate`: while the rate is even and its
-    /// half at least 2.75 times the output's. Then the half-band filter's pass band (up to a quarter of its output
-    /// rate over 2.75, at least the output's Nyquist frequency) and its stop band (what would fold into that pass
-    /// band) hold their design: within 0.001 dB, 82 dB down.
+    /// half at least 2.75 times the output's. Then everything up to the output's Nyquist frequency lies within the
+    /// half-band filter's designed pass band (within 0.001 dB), and all that would fold onto it within its stop band
+    /// (82 dB down).
     public static func halvedRates(inputRate: Int, outputRate: Int) -> [Int] {
         var rates: [Int] = []
         var rate = inputRate
