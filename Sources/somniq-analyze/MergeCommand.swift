@@ -20,7 +20,7 @@ struct MergeCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("Shard databases to merge.", valueName: "shard.sqlite"))
     var shards: [String]
 
-    @Option(help: ArgumentHelp("The study database to merge into (created if missing).", valueName: "path"))
+    @Option(help: ArgumentHelp("The study database to merge into (created if missing, and not left behind if no shard is merged).", valueName: "path"))
     var into: String
 
     @Flag(help: "Merge shards analysed with another model or other profiles than the study's.")
@@ -31,7 +31,15 @@ struct MergeCommand: ParsableCommand {
     }
 
     func run() throws {
+        let creates = !FileManager.default.fileExists(atPath: into)
         let study = try StoreOpening.open(into)
+        // A study this command creates and merges nothing into (every shard refused, or interrupted before the first) is
+        // not left behind: an empty study would read as a merge that ran.
+        func discardIfEmpty(_ reports: [StudyMerger.Report]) {
+            guard creates, !reports.contains(where: { $0.outcome != nil }) else { return }
+            StoreOpening.discardCreated(study)
+            Terminal.error("\(into): not created, as no shard was merged into it")
+        }
         // SIGINT or SIGTERM stops the shard under way (its transaction rolled back) and the rest, says what was merged,
         // and leaves the study one file (the databases are closed, and checkpointed, on the way out).
         let interruption = SignalCatcher(signals: [SIGINT, SIGTERM]) { _ in study.interrupt() }
@@ -45,6 +53,7 @@ struct MergeCommand: ParsableCommand {
             Terminal.error("interrupted by \(signal == SIGINT ? "SIGINT" : "SIGTERM"): merged \(merged.count) of \(shards.count) shards "
                            + "into \(into) (\(added) recordings added), the shard under way not at all; run the same command again "
                            + "to merge the rest (what the study holds is skipped)")
+            discardIfEmpty(reports)
             throw ExitCode(128 + signal)
         }
         var added = 0, already = 0, failures = 0, refused = 0
@@ -64,6 +73,7 @@ struct MergeCommand: ParsableCommand {
         }
         Terminal.error("merged \(reports.count - refused) of \(Formatting.counted(reports.count, "shard")) into \(into): \(Formatting.counted(added, "recording")) added, "
                        + "\(already) already there, \(failures) failed files recorded" + (refused > 0 ? "; \(refused) refused" : ""))
+        discardIfEmpty(reports)
         if reports.contains(where: \.studyFailed) { throw ExitStatus.nothingDone }
         if refused > 0 { throw ExitStatus.someInputsFailed }
     }

@@ -26,6 +26,14 @@ enum StoreOpening {
         }
     }
 
+    /// Closes `store`, a database this command created, and removes it (with its write-ahead log and shared-memory
+    /// file): for a command that ends having written nothing into it, so that no empty database is left behind.
+    static func discardCreated(_ store: AnalysisStore) {
+        lock.withLock { opened.removeAll { $0 === store } }
+        _ = try? store.close()
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store.path + suffix) }
+    }
+
     /// Checkpoints and closes every database opened, saying so when another process keeps one from being one file.
     static func closeAll() {
         let stores = lock.withLock { defer { opened = [] }; return opened }

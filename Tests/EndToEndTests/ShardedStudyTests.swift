@@ -166,6 +166,28 @@ enum FixtureStudy {
         #expect(try FixtureStudy.recordingCount(study) > (try FixtureStudy.recordingCount(rules[0])))
     }
 
+    /// A merge that merges nothing into a study it would create (a shard path mistyped, a file that is no database)
+    /// leaves no empty study behind, which would read as a merge that ran; one into an existing study leaves it be.
+    @Test func aMergeOfNothingCreatesNoStudy() throws {
+        let scratch = Scratch()
+        let notADatabase = scratch.file("notes.sqlite")
+        try "not a database\n".write(toFile: notADatabase, atomically: true, encoding: .utf8)
+        let study = scratch.file("study.sqlite")
+        let merged = try CommandRunner.run(["merge", scratch.file("missing.sqlite"), notADatabase, "--into", study])
+        #expect(merged.status == 1, "\(merged.stderr)")
+        #expect(merged.stderr.contains("merged 0 of 2 shards") && merged.stderr.contains("not created, as no shard was merged"),
+                "\(merged.stderr)")
+        for suffix in ["", "-wal", "-shm"] { #expect(!FileManager.default.fileExists(atPath: study + suffix), "\(suffix)") }
+        #expect(try String(contentsOfFile: notADatabase, encoding: .utf8) == "not a database\n")
+
+        let existing = scratch.file("existing.sqlite")
+        #expect(try CommandRunner.run(["merge", try runShards(1, in: scratch.path)[0], "--into", existing]).status == 0)
+        let before = try FixtureStudy.dump(existing)
+        let nothing = try CommandRunner.run(["merge", scratch.file("missing.sqlite"), "--into", existing])
+        #expect(nothing.status == 1 && !nothing.stderr.contains("not created"), "\(nothing.stderr)")
+        #expect(try FixtureStudy.dump(existing) == before)
+    }
+
     @Test func theShardComesFromTheJobEngine() throws {
         let scratch = Scratch()
         // A Slurm array --array=1-3: task 2 is the second share of three.
