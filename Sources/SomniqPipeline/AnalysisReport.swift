@@ -14,7 +14,7 @@ public enum AnalysisReport {
         text += "  start \(start) (from \(data.startSource)); \(summary.headline)\n"
         let minutes = summary.minutesPerClass
         if !minutes.isEmpty {
-            text += "  minutes on top: " + minutes.map { "\($0.0) \(Formatting.fixed($0.1, 1))" }.joined(separator: ", ") + "\n"
+            text += "  time on top: " + minutes.map { "\($0.0) \(Formatting.duration($0.1 * 60))" }.joined(separator: ", ") + "\n"
         }
         if let timeline = data.timeline {
             text += rhythmLines(data, timeline: timeline)
@@ -57,13 +57,14 @@ public enum AnalysisReport {
                 // count them); a snore-like sound on its own is said apart.
                 let inBouts = events.count { $0.bout != nil }, alone = events.count - inBouts
                 line = "  \(name): \(Formatting.counted(inBouts, "snore")) in bouts (\(Formatting.fixed(Double(inBouts) / hours, 0)) an hour)"
-                    + (alone > 0 ? " and \(Formatting.counted(alone, "snore-like sound")) on \(alone == 1 ? "its" : "their") own" : "") + ", "
+                    + (alone > 0 ? " and \(Formatting.counted(alone, "snore-like sound")) on \(alone == 1 ? "its" : "their") own" : "")
             } else {
-                line = "  \(name): \(Formatting.counted(events.count, name + " event")) (\(Formatting.fixed(Double(events.count) / hours, 0)) an hour), "
+                line = "  \(name): \(Formatting.counted(events.count, name + " event")) (\(Formatting.fixed(Double(events.count) / hours, 0)) an hour)"
             }
-            line += "\(Formatting.fixed(bouts.reduce(0) { $0 + $1.durationSeconds } / 60, 1)) min in \(Formatting.counted(bouts.count, "bout"))"
+            // Bouts are said where there are some ("0.0 min in 0 bouts" said nothing).
             if let longest = bouts.max(by: { $0.durationSeconds < $1.durationSeconds }) {
-                line += ", longest \(Formatting.fixed(longest.durationSeconds / 60, 1)) min from \(Formatting.clock(longest.onsetSeconds))"
+                line += ", \(Formatting.duration(bouts.reduce(0) { $0 + $1.durationSeconds })) in \(Formatting.counted(bouts.count, "bout"))"
+                    + ", longest \(Formatting.duration(longest.durationSeconds)) from \(Formatting.clock(longest.onsetSeconds))"
             }
             // The loudest of those in bouts where there are bouts (and of snores, always): a lone loud sound the classifier
             // leant towards is the likeliest to be something else.

@@ -19,6 +19,14 @@ public enum Formatting {
         return "\(tenths < 0 ? "-" : "")\(abs(tenths) / 10).\(abs(tenths) % 10)"
     }
 
+    /// A length of time as a person says it: "45 s" under a minute (whole seconds, "<1 s" below half of one), else
+    /// minutes to the tenth, "1.3 min", where "0.0 min" would read as nothing at all.
+    public static func duration(_ seconds: Double) -> String {
+        let whole = seconds.rounded()  // half a second up, as `clock` rounds
+        guard whole < 60 else { return fixed(seconds / 60, 1) + " min" }
+        return seconds > 0 && whole == 0 ? "<1 s" : "\(Int(whole)) s"
+    }
+
     /// `count` and its noun, singular for one: "1 alert", "0 alerts", "3 episodes".
     public static func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
 

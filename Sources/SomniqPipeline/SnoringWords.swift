@@ -8,13 +8,13 @@ public enum SnoringWords {
     public static func score(_ summary: NightSummaryRecord) -> String? {
         guard summary.snoringMinutes > 0 else { return nil }
         let bands = zip(NightSummary.Band.allCases, summary.bandMinutes).reversed().filter { $0.1 >= 0.05 }
-            .map { "\($0.0.words) \(Formatting.fixed($0.1, 1)) min" }
-        return "snore score \(Formatting.fixed(summary.snoreScore, 0)): snoring \(Formatting.fixed(summary.snoringMinutes, 1)) min, "
+            .map { "\($0.0.words) \(Formatting.duration($0.1 * 60))" }
+        return "snore score \(Formatting.fixed(summary.snoreScore, 0)): snoring \(Formatting.duration(summary.snoringMinutes * 60)), "
             + "\(percent(summary.snoringShare)) of the night" + (bands.isEmpty ? "" : " (\(bands.joined(separator: ", ")))")
     }
 
-    /// "breathing 15 a minute (12-15) from 25 breaths between snores; 15 a minute (14-30) from 2.2 min of quiet
-    /// breathing"; nil when neither was heard.
+    /// "breathing 15 a minute (12-15) from 25 breaths between snores; 15 a minute (14-30) from 9 readings of quiet
+    /// breathing's rhythm"; nil when neither was heard.
     public static func pace(_ summary: NightSummaryRecord) -> String? {
         var parts: [String] = []
         if let median = summary.breathsPerMinute, let low = summary.breathsPerMinuteLow, let high = summary.breathsPerMinuteHigh {
@@ -23,8 +23,10 @@ public enum SnoringWords {
         }
         if let median = summary.quietBreathsPerMinute, let low = summary.quietBreathsPerMinuteLow,
            let high = summary.quietBreathsPerMinuteHigh {
-            let minutes = Double(summary.quietBreathingWindows) * 0.5 / 60
-            parts.append("\(rate(median, low, high)) from \(Formatting.fixed(minutes, 1)) min of quiet breathing")
+            // Each reading is a window where breathing was on top with a steady rhythm, the rhythm read over the 16 s
+            // before it: a sparse sample of the breathing heard, so no length of time is claimed for it.
+            let readings = summary.quietBreathingWindows
+            parts.append("\(rate(median, low, high)) from \(Formatting.counted(readings, "reading")) of quiet breathing's rhythm")
         }
         return parts.isEmpty ? nil : "breathing " + parts.joined(separator: "; ") + " (an estimate from sound, not a medical measurement)"
     }

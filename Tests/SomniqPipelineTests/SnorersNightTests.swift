@@ -37,9 +37,12 @@ import Testing
         #expect(summary.quietBreathingPace == nil, "no breathing was heard outside the bouts")
         // The summary `analyze` prints says the same.
         let text = AnalysisReport.text(data, results: [], detectionFloor: shippedBundle.classifier.detectionFloor)
-        #expect(text.contains("  snoring: 27 snores in bouts (442 an hour), 1.9 min in 2 bouts"), "\(text)")
-        #expect(text.contains("  snore score \(Formatting.fixed(summary.score, 0)): snoring 1.9 min, 51% of the night (very loud 0.9 min, "
-                              + "light 0.9 min)\n"), "\(text)")
+        #expect(text.contains("  snoring: 27 snores in bouts (442 an hour), 1.9 min in 2 bouts, longest 57 s from 0:20.0;"), "\(text)")
+        // Each band's time under a minute in seconds (the bouts' own lengths: 14 breaths of 4 s and 11 of 5 s, and the
+        // last snore), where minutes to the tenth said 0.9 for both.
+        #expect(text.contains("  snore score \(Formatting.fixed(summary.score, 0)): snoring 1.9 min, 51% of the night (very loud 57 s, "
+                              + "light 56 s)\n"), "\(text)")
+        #expect(Formatting.duration(loudBout) == "57 s" && Formatting.duration(softBout) == "56 s", "\(loudBout) \(softBout)")
         #expect(text.contains("  breathing 15 a minute (12-15) from 25 breaths between snores (an estimate from sound"), "\(text)")
     }
 }
@@ -53,6 +56,10 @@ extension SnorersNightTests {
         let summary = try #require(NightSummary(data))
         let pace = try #require(summary.quietBreathingPace)
         #expect(abs(pace.median - 60 / 4.05) < 1.5, "\(pace)")
+        // Said with the readings it rests on (windows where breathing was on top with a steady rhythm), not as a length
+        // of time: they are a sparse sample of the three minutes of breathing ("0.1 min" said too little).
+        let text = AnalysisReport.text(data, results: [], detectionFloor: shippedBundle.classifier.detectionFloor)
+        #expect(text.contains(" from \(Formatting.counted(pace.count, "reading")) of quiet breathing's rhythm (an estimate"), "\(text)")
     }
 }
 
@@ -88,10 +95,29 @@ extension SnorersNightTests {
         let samples = scene(seconds: 20, sampleRate: 16_000, seed: 41) { synth in [(8, synth.cough(levelDbfs: -20))] }
         let data = RecordingAnalyzer(bundle: bundle).analyzeRecording(samples: samples, sampleRate: 16_000)
         let text = AnalysisReport.text(data, results: [], detectionFloor: bundle.classifier.detectionFloor)
-        #expect(text.contains("  cough: 1 cough event (180 an hour), 0.0 min in 0 bouts"), "\(text)")
+        // Without a bout, no bouts are said ("0.0 min in 0 bouts" said nothing).
+        #expect(text.contains("  cough: 1 cough event (180 an hour); loudest 0:08."), "\(text)")
+        #expect(!text.contains("bouts"), "\(text)")
+        // A second on top is said as one ("cough 0.0" minutes read as never).
+        let onTop = try #require(text.split(separator: "\n").first { $0.hasPrefix("  time on top: ") }, "\(text)")
+        #expect(onTop.contains("cough 1 s") || onTop.contains("cough 2 s"), "\(onTop)")
+        #expect(!onTop.contains("0.0"), "\(onTop)")
         let short = RecordingAnalyzer(bundle: bundle).analyzeRecording(samples: Array(samples[0..<5_600]), sampleRate: 16_000)
         let shortText = AnalysisReport.text(short, results: [], detectionFloor: bundle.classifier.detectionFloor)
         // 0.35 s: the clock and the seconds rounded alike (the seconds once printed the binary value's "0.3").
         #expect(shortText.contains("  0:00.4 (0.4 s), ") && shortText.contains(" 1 ch, 1 window\n"), "\(shortText)")
+    }
+}
+
+extension SnorersNightTests {
+    /// Times under a minute are said in seconds: a bout of 58 s is "58 s", not "1.0 min", and a stretch of a second and
+    /// a half is "2 s", not "0.0 min".
+    @Test func timesUnderAMinuteAreSaidInSeconds() {
+        #expect(Formatting.duration(0) == "0 s")
+        #expect(Formatting.duration(0.3) == "<1 s")
+        #expect(Formatting.duration(0.5) == "1 s" && Formatting.duration(1.5) == "2 s" && Formatting.duration(2.5) == "3 s")
+        #expect(Formatting.duration(57.9) == "58 s")
+        #expect(Formatting.duration(59.6) == "1.0 min")
+        #expect(Formatting.duration(84) == "1.4 min")
     }
 }
