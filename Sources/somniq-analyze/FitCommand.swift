@@ -423,7 +423,7 @@ struct FitCommand: ParsableCommand {
         guard let out else { return }
         let (fitted, reports) = fitter.fit(dataset, clipIndices: training, base: baseBundle.classifier)
         let notFitted = reports.filter { !$0.fitted && $0.classID != "silence" }
-            .map { "\($0.classID) (\($0.positiveExamples) examples: \($0.note))" }
+            .map { "\($0.classID) (\(Formatting.counted($0.positiveExamples, "example")): \($0.note))" }
         guard reports.contains(where: \.fitted) else {
             Terminal.error("\(out): error: no class could be fitted, so no model was written: "
                 + "\(notFitted.joined(separator: ", ")); label at least --min-examples \(minExamples) examples of a class "
