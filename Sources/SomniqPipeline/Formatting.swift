@@ -20,7 +20,8 @@ public enum Formatting {
     }
 
     /// A length of time as a person says it: "45 s" under a minute (whole seconds, "<1 s" below half of one), else
-    /// minutes to the tenth, "1.3 min", where "0.0 min" would read as nothing at all.
+    /// minutes to the tenth, "1.3 min", where "0.0 min" would read as nothing at all. (The morning report's cards and
+    /// tables round to whole minutes and hours, "4 h 05 min": `duration` in SomniqNightReport's HTML.swift.)
     public static func duration(_ seconds: Double) -> String {
         let whole = seconds.rounded()  // half a second up, as `clock` rounds
         guard whole < 60 else { return fixed(seconds / 60, 1) + " min" }
