@@ -26,6 +26,9 @@ public struct GradientBoosting: Sendable {
         /// the class keeps its weight beside the rest), and grow every tree on every row of the rest: each tree hears
         /// a draw of what the class is, and all of what it is not.
         public var drawsClassOnly = false
+        /// Feature indices this fit's trees may not test, beside those its table leaves out (one table serves every
+        /// class of a fit; a class may be kept from features the others test).
+        public var excludedFeatures: Set<Int> = []
         public var seed: UInt64 = 20261129
 
         public init() {}
@@ -88,12 +91,7 @@ public struct GradientBoosting: Sendable {
                 moments[row] = TreeGrower.Moments(weight * (p - (labels[row] ? 1 : 0)), weight * max(p * (1 - p), 1e-6), weight, 0)
                 roundTotal += weight
             }
-            var allowed: [Bool]?
-            if options.featureShare < 1 {
-                var mask = table.features.indices.map { Self.drawn(options.seed ^ 0x5EED_F00D, round, $0, share: options.featureShare) }
-                if !mask.contains(true), !mask.isEmpty { mask[round % mask.count] = true }
-                allowed = mask
-            }
+            let allowed = Self.allowedColumns(table.features, round: round, options: options)
             let minLeafWeight = options.minLeafShare * (samplesGroups ? roundTotal : total)
             var grower = TreeGrower(table: table, moments: moments, l2: options.l2, minLeafWeight: minLeafWeight,
                                     shrinkage: options.learningRate, allowed: allowed)
@@ -101,6 +99,23 @@ public struct GradientBoosting: Sendable {
             grown.append(grower.grow(rows: Array(labels.indices), depth: options.maxDepth, scores: &scores))
         }
         trees = grown
+    }
+
+    /// The columns a round's tree may test (nil: every one): a draw of `featureShare` of them, less the excluded
+    /// features; at least one, taken in turn from those not excluded when the draw left none.
+    static func allowedColumns(_ features: [Int], round: Int, options: Options) -> [Bool]? {
+        guard options.featureShare < 1 || !options.excludedFeatures.isEmpty else { return nil }
+        let permitted = features.map { !options.excludedFeatures.contains($0) }
+        let open = permitted.indices.filter { permitted[$0] }
+        precondition(!open.isEmpty, "every feature of the table is excluded")
+        var mask = permitted
+        if options.featureShare < 1 {
+            for column in mask.indices where mask[column] {
+                mask[column] = Self.drawn(options.seed ^ 0x5EED_F00D, round, column, share: options.featureShare)
+            }
+            if !mask.contains(true) { mask[open[round % open.count]] = true }
+        }
+        return mask
     }
 
     /// Whether item `item` of round `round` is in that round's draw of share `share`: a SplitMix64 hash of the three,

@@ -70,6 +70,16 @@ public struct ModelFitter: Sendable {
               .precedingQuietSeconds, .bandRatio4kUp, .alarmPatternCycles].contains($0) && !FeatureID.bandShapes.contains($0)
         }
 
+        /// Per class, features of `features` its trees may not test (`fit --leave-out-feature CLASS:FEATURE`): a class
+        /// may be kept from what a recorder moves in its sound while the others still test it.
+        public var featuresLeftOut: [String: Set<FeatureID>] = [:]
+
+        /// The features the trees of class `id` may test, in `FeatureID` order.
+        public func features(for id: String) -> [FeatureID] {
+            guard let leftOut = featuresLeftOut[id], !leftOut.isEmpty else { return features }
+            return features.filter { !leftOut.contains($0) }
+        }
+
         /// `features` with the spectrum's shape band by band added, in `FeatureID` order.
         public static func withBandShapes(_ features: [FeatureID]) -> [FeatureID] {
             let chosen = Set(features).union(FeatureID.bandShapes)
@@ -177,7 +187,7 @@ public struct ModelFitter: Sendable {
                 let weights = balancedWeights(labels: labels, clips: rowClip, sources: sources, noneOfOurs: noneOfOurs,
                                               copies: copies(dataset))
                 let tree = DecisionTree(samples: rows, labels: labels, weights: weights,
-                                        features: options.features.map(\.index), maxDepth: options.maxDepth,
+                                        features: options.features(for: definition.id).map(\.index), maxDepth: options.maxDepth,
                                         minLeafWeight: options.minLeafShare * weights.reduce(0, +))
                 fitted.paths = tree.branches.filter { $0.total > 0 && $0.positive / $0.total >= options.minPathWeight }.map { branch in
                     RulePath(weight: Float((branch.positive / branch.total * 1000).rounded() / 1000),
@@ -189,7 +199,7 @@ public struct ModelFitter: Sendable {
                     : "Fitted: a depth-\(options.maxDepth) tree against the rest on \(examples) labelled examples."
             case .boosted:
                 fitted.score = boostedScore(rows: rows, labels: labels, clips: rowClip, sources: sources, dataset: dataset,
-                                            tables: shared[kept])
+                                            tables: shared[kept], leavingOut: options.featuresLeftOut[definition.id] ?? [])
                 parts = fitted.score!.trees.count
                 fitted.description = "Fitted: \(parts) boosted trees of depth \(options.maxDepth) against the rest on \(examples) "
                     + "labelled examples, calibrated on held-out folds."
@@ -261,10 +271,12 @@ public struct ModelFitter: Sendable {
     }
 
     /// A boosted points score for one class, calibrated on held-out scores of grouped folds of the clips. `tables`,
-    /// when given, are the binned `rows` and calibration folds (`sharedTables`).
+    /// when given, are the binned `rows` and calibration folds (`sharedTables`); `leftOut`, features its trees may
+    /// not test.
     func boostedScore(rows: [[Float]], labels: [Bool], clips rowClip: [Int], sources: [String], dataset: FitDataset,
-                      tables: BoostingTables? = nil) -> PointsScore {
-        let boosting = boostingOptions
+                      tables: BoostingTables? = nil, leavingOut leftOut: Set<FeatureID> = []) -> PointsScore {
+        var boosting = boostingOptions
+        boosting.excludedFeatures = Set(leftOut.map(\.index))
         let features = options.features.map(\.index)
         let boosted = GradientBoosting(table: tables?.all ?? BinnedTable(samples: rows, features: features, bins: boosting.bins),
                                        labels: labels, weights: balancedWeights(labels: labels, clips: rowClip, sources: sources,

@@ -97,7 +97,7 @@ struct FitCommand: ParsableCommand {
     @Flag(help: "Also fit each boosted class a calibration on the recorded clips alone, by which classify and evaluate --clips choose a clip's class (the alerts keep the one fitted on the copies too).")
     var clipCalibration = false
 
-    @Option(help: ArgumentHelp("A feature the fitted trees may not test (repeatable; its name as classify --features prints it).",
+    @Option(help: ArgumentHelp("A feature the fitted trees may not test (repeatable; its name as classify --features prints it), or CLASS:FEATURE to keep it from that class's trees alone.",
                                valueName: "feature"))
     var leaveOutFeature: [String] = []
 
@@ -209,30 +209,52 @@ struct FitCommand: ParsableCommand {
     }
 
     /// The features the trees may test: the fitter's own choice (with the band shapes where asked) less those
-    /// `--leave-out-feature` names.
-    static func fittedFeatures(leavingOut names: [String], bandShapes: Bool = false) throws -> [FeatureID] {
+    /// `--leave-out-feature` names for every class; and, per class, those it names as `CLASS:FEATURE`.
+    static func fittedFeatures(leavingOut options: [String], bandShapes: Bool = false) throws
+        -> (all: [FeatureID], perClass: [String: Set<FeatureID>]) {
         let chosen = ModelFitter.Options().features
         let fittable = bandShapes ? ModelFitter.Options.withBandShapes(chosen) : chosen
-        for name in names {
-            guard let feature = FeatureID(rawValue: name) else {
-                throw ValidationError("--leave-out-feature \(name): no such feature; the names are those of classify --features "
-                                      + "(e.g. mfcc_7, spectral_flatness)")
+        var names: [String] = [], perClass: [String: Set<FeatureID>] = [:]
+        for option in options {
+            guard let colon = option.firstIndex(of: ":") else {
+                names.append(option)
+                continue
             }
-            guard fittable.contains(feature) else {
-                throw ValidationError("--leave-out-feature \(name): the trees never test it (levels, the breathing rhythm, the "
-                                      + "quiet before, the share above 4 kHz and the alarm pattern are left out, and the band "
-                                      + "shapes without --shape-features)")
-            }
+            let id = String(option[..<colon]), name = String(option[option.index(after: colon)...])
+            if id.isEmpty { throw ValidationError("--leave-out-feature \(option): give FEATURE or CLASS:FEATURE (e.g. snoring:band_ratio_0_250)") }
+            guard let feature = fittable.first(where: { $0.rawValue == name }) else { throw Self.unfittable(name, among: fittable) }
+            perClass[id, default: []].insert(feature)
         }
+        for name in names where !fittable.contains(where: { $0.rawValue == name }) { throw Self.unfittable(name, among: fittable) }
         let kept = fittable.filter { !names.contains($0.rawValue) }
         if kept.isEmpty { throw ValidationError("--leave-out-feature leaves the trees no feature to test") }
-        return kept
+        for (id, features) in perClass where kept.allSatisfy(features.contains) {
+            throw ValidationError("--leave-out-feature leaves \(id)'s trees no feature to test")
+        }
+        return (kept, perClass)
+    }
+
+    /// Why `name` cannot be left out of the trees (it is not a feature, or not one they test).
+    static func unfittable(_ name: String, among fittable: [FeatureID]) -> ValidationError {
+        guard let feature = FeatureID(rawValue: name) else {
+            return ValidationError("--leave-out-feature \(name): no such feature; the names are those of classify --features "
+                                   + "(e.g. mfcc_7, spectral_flatness)")
+        }
+        precondition(!fittable.contains(feature))
+        return ValidationError("--leave-out-feature \(name): the trees never test it (levels, the breathing rhythm, the "
+                               + "quiet before, the share above 4 kHz and the alarm pattern are left out, and the band "
+                               + "shapes without --shape-features)")
     }
 
     func run() throws {
         let baseBundle = try ModelOptions.load(base)
         for id in backstop where !baseBundle.classifier.classIDs.contains(id) {
             throw ValidationError("--backstop \(id): no such class in the base model; choose from \(baseBundle.classifier.classIDs.joined(separator: ", "))")
+        }
+        let features = try Self.fittedFeatures(leavingOut: leaveOutFeature, bandShapes: shapeFeatures)
+        for id in features.perClass.keys.sorted() where !baseBundle.classifier.classIDs.contains(id) {
+            throw ValidationError("--leave-out-feature \(id):…: the base model has no class \(id); choose from "
+                                  + baseBundle.classifier.classIDs.joined(separator: ", "))
         }
         let labelMap = try LabelMapLoading.load(map)
         let builder = FitDataBuilder(analyzer: RecordingAnalyzer(bundle: baseBundle), map: labelMap)
@@ -321,7 +343,8 @@ struct FitCommand: ParsableCommand {
         options.copyWeight = copyWeight
         options.calibrateOnRecorded = calibrateOnRecorded
         options.clipCalibration = clipCalibration
-        options.features = try Self.fittedFeatures(leavingOut: leaveOutFeature, bandShapes: shapeFeatures)
+        options.features = features.all
+        options.featuresLeftOut = features.perClass
         if !backstop.isEmpty { options.backstops = Set(backstop) }
         let fitter = ModelFitter(options: options)
         var scoresText = ""

@@ -274,6 +274,52 @@ import Testing
         #expect(shapedReadme.contains("--shape-features"))
     }
 
+    /// Every feature each fitted class's trees test.
+    func testedFeaturesByClass(_ modelFolder: String) throws -> [String: Set<String>] {
+        let model = try JSONDecoder().decode(ClassifierModel.self, from: Data(contentsOf: URL(fileURLWithPath: modelFolder + "/model.json")))
+        func walk(_ node: ScoreTree) -> Set<String> {
+            guard case .test(let feature, _, _, let below, let above) = node else { return [] }
+            return Set([feature.rawValue]).union(walk(below)).union(walk(above))
+        }
+        return model.classes.reduce(into: [:]) { tested, definition in
+            guard let trees = definition.score?.trees else { return }
+            tested[definition.id] = trees.reduce(into: Set<String>()) { $0.formUnion(walk($1)) }
+        }
+    }
+
+    /// `--leave-out-feature CLASS:FEATURE` keeps a feature from one class's trees while the others still test it, is
+    /// written in the model's recipe, and names a class the base model lacks or a missing class.
+    @Test func aFeatureLeftOutOfOneClassIsTestedByTheOthers() throws {
+        let scratch = Scratch()
+        let clips = try makeClips(scratch)
+        // Each tree drawing a third of the features, the classes (each told apart by many) test more of them.
+        let common = ["fit", "--clips", clips, "--map", scratch.file("map.tsv"), "--min-examples", "3", "--rounds", "10", "--augment", "0",
+                      "--feature-share", "0.3"]
+        #expect(try CommandRunner.run(common + ["--out", scratch.file("free")]).status == 0)
+        let free = try testedFeaturesByClass(scratch.file("free"))
+        // A feature that two classes' trees test, and the first of them.
+        let shared = try #require(free.values.reduce(into: [String: Int]()) { counts, features in
+            for feature in features { counts[feature, default: 0] += 1 }
+        }.filter { $0.value >= 2 }.keys.sorted().first)
+        let first = try #require(free.keys.sorted().first { free[$0]!.contains(shared) })
+        let option = "\(first):\(shared)"
+        let without = try CommandRunner.run(common + ["--out", scratch.file("without"), "--leave-out-feature", option])
+        #expect(without.status == 0, "\(without.stderr)")
+        let tested = try testedFeaturesByClass(scratch.file("without"))
+        #expect(tested[first].map { !$0.isEmpty && !$0.contains(shared) } == true, "\(shared) still tested by \(first): \(tested)")
+        #expect(tested.contains { $0.key != first && $0.value.contains(shared) }, "\(shared) tested by no other class: \(tested)")
+        let readme = try String(contentsOfFile: scratch.file("without/README.md"), encoding: .utf8)
+        #expect(readme.contains("--leave-out-feature \(option)"))
+
+        for (bad, said) in [("nosuch:mfcc_3", "the base model has no class nosuch"), (":mfcc_3", "give FEATURE or CLASS:FEATURE"),
+                            ("\(first):mfcc_13", "--leave-out-feature mfcc_13: no such feature"),
+                            ("\(first):rms_dbfs", "the trees never test it")] {
+            let refused = try CommandRunner.run(common + ["--out", scratch.file("x"), "--leave-out-feature", bad])
+            #expect(refused.status == 64 && refused.stderr.contains(said), "\(bad): \(refused.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("x")))
+    }
+
     /// `--holdout-source` fits without one corpus of a manifest and lists its clips, as leaving that source out does.
     @Test func holdingOutASourceListsItsClipsAndRefusesAnUnknownOne() throws {
         let scratch = Scratch()

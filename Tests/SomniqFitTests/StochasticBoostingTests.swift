@@ -67,6 +67,29 @@ import Testing
         for (row, label) in zip(samples, labels) { #expect((model.score(row) > 0) == label) }
     }
 
+    /// An excluded feature is never tested, whatever the round's draw of features; and a draw that leaves a round
+    /// only excluded ones falls back to one that is not.
+    @Test func anExcludedFeatureIsTestedByNoTree() {
+        let (samples, labels, _) = rows()
+        for share in [1.0, 0.5, 0.01] {
+            var options = GradientBoosting.Options()
+            options.rounds = 30
+            options.featureShare = share
+            options.excludedFeatures = [centroid]
+            let model = GradientBoosting(samples: samples, labels: labels, weights: labels.map { _ in 1 },
+                                         features: [centroid, flatness], options: options)
+            let used = model.trees.reduce(into: Set<Int>()) { $0.formUnion(features($1)) }
+            // The flatness alone tells the classes apart less cleanly; every tree still finds it.
+            #expect(used == [flatness], "share \(share): \(used)")
+            #expect(model.trees.allSatisfy { !features($0).isEmpty }, "share \(share)")
+        }
+        var options = GradientBoosting.Options()
+        options.excludedFeatures = [flatness]
+        #expect(GradientBoosting.allowedColumns([centroid, flatness], round: 0, options: options) == [true, false])
+        options.excludedFeatures = []
+        #expect(GradientBoosting.allowedColumns([centroid, flatness], round: 0, options: options) == nil, "no mask: the shipped fit")
+    }
+
     @Test func aTreeIsGrownOnItsRoundsClipsAlone() {
         // The clips drawn for the first round show the class as a high centroid; the others, weighing three times as
         // much, as a low one. One tree grown on the drawn clips alone follows them; grown on all, the others.
