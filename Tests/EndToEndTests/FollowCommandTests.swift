@@ -16,7 +16,8 @@ import Testing
     /// A recorder writing `samples` to a WAV at ten times real time: a header with its sizes open, a tenth of a second
     /// every 10 ms, then, when `finishing`, the final header. Returns the writing thread, started.
     static func record(_ samples: [Int16], rate: Int, to path: String, finishing: Bool) -> Thread {
-        FileManager.default.createFile(atPath: path, contents: UnfinishedWAV.header(sampleRate: rate, dataBytes: 0))
+        precondition(FileManager.default.createFile(atPath: path, contents: UnfinishedWAV.header(sampleRate: rate, dataBytes: 0)),
+                     "cannot create \(path)")
         let writer = Thread {
             let handle = FileHandle(forWritingAtPath: path)!
             handle.seekToEndOfFile()
@@ -116,8 +117,8 @@ import Testing
         let path = scratch.file("late.wav")
         let (samples, rate) = Self.night
         let written = Array(samples.prefix(rate * 200))  // the smoke alarm at 150-166 s included
-        FileManager.default.createFile(atPath: path, contents: UnfinishedWAV.header(sampleRate: rate, dataBytes: 0)
-                                       + written.withUnsafeBytes { Data($0) })
+        #expect(FileManager.default.createFile(atPath: path, contents: UnfinishedWAV.header(sampleRate: rate, dataBytes: 0)
+                                               + written.withUnsafeBytes { Data($0) }))
         let database = scratch.file("follow.sqlite")
         let began = Date()
         let followed = try CommandRunner.start(["follow", path, "--db", database, "--format", "jsonl", "--idle", "60"])
