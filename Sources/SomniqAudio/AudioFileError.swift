@@ -113,14 +113,22 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
                 + "how this encoder wrote its settings, is not one libsndfile reads. \(convert)"
         case .empty:
             return "holds no audio samples (zero length); re-export or remove it"
-        case .unsupportedSampleRate(_, let rate):
-            return "sample rate \(rate) Hz is outside the supported \(AudioFormatInfo.supportedSampleRates.lowerBound)–"
-                + "\(AudioFormatInfo.supportedSampleRates.upperBound) Hz; resample the file"
+        case .unsupportedSampleRate(let path, let rate):
+            let supported = AudioFormatInfo.supportedSampleRates
+            let name = (path as NSString).lastPathComponent
+            let converted = ((name as NSString).deletingPathExtension + "-48k" as NSString).appendingPathExtension("flac") ?? "night-48k.flac"
+            let convert = "ffmpeg -i '\(name)' -ar 48000 '\(converted)'"
+            return "sample rate \(rate) Hz is outside the supported \(supported.lowerBound)–\(supported.upperBound) Hz; "
+                + (rate < supported.lowerBound
+                    ? "a rate this low cannot hold the sounds analysed (they reach 2 kHz and more), so the header is likely "
+                        + "wrong; re-export the recording from its source"
+                    : "convert it, for example with \(convert), and analyse the FLAC")
         case .truncated(_, let expected, let read):
             return "truncated: the header promises \(expected) frames but only \(read) could be read; "
                 + "the file was cut short (repair it, e.g. re-export, and retry)"
         case .nonFiniteSamples(_, let seconds):
-            return "contains NaN, infinite or absurdly large samples (first at \(formatSeconds(seconds)) s); the recording is corrupt"
+            return "contains NaN, infinite or absurdly large samples (first at \(formatSeconds(seconds)) s); the recording is corrupt: "
+                + "re-export it from its source, or cut the damaged stretch out and analyse the rest"
         case .readFailed(_, let reason):
             return "read failed (libsndfile: \(reason))"
         case .cannotCreate(_, let reason):

@@ -296,6 +296,11 @@ import Testing
     @Test func absurdSampleRate() throws {
         let path = try write([Float](repeating: 0.1, count: 100), name: "slow.wav", sampleRate: 1)
         expectError(path, code: "unsupported-sample-rate", mentioning: "1 Hz")
+        expectError(path, code: "unsupported-sample-rate", mentioning: "the header is likely wrong; re-export the recording")
+        // Too fast is a rate a converter brings down, and the error says how.
+        let fast = try write([Float](repeating: 0.1, count: 40_000), name: "fast.wav", sampleRate: 400_000)
+        expectError(fast, code: "unsupported-sample-rate", mentioning: "400000 Hz is outside the supported 4000–384000 Hz")
+        expectError(fast, code: "unsupported-sample-rate", mentioning: "ffmpeg -i 'fast.wav' -ar 48000 'fast-48k.flac'")
     }
 
     @Test func nanAndInfiniteSamples() throws {
@@ -303,6 +308,7 @@ import Testing
         samples[6000] = .nan
         expectError(try write(samples, name: "nan.wav", sampleRate: 8000, encoding: .float32),
                     code: "non-finite-samples", mentioning: "0.750 s")
+        expectError(folder.file("nan.wav"), code: "non-finite-samples", mentioning: "re-export it from its source")
         samples[6000] = 0.1
         samples[100] = .infinity
         expectError(try write(samples, name: "inf.caf", sampleRate: 8000, container: .caf, encoding: .float32),
