@@ -256,6 +256,9 @@ struct FitCommand: ParsableCommand {
             throw ValidationError("--leave-out-feature \(id):…: the base model has no class \(id); choose from "
                                   + baseBundle.classifier.classIDs.joined(separator: ", "))
         }
+        for id in features.perClass.keys.sorted() where ModelFitter.Options().keep.contains(id) {
+            throw ValidationError("--leave-out-feature \(id):…: \(id) keeps its hand-written rule and has no trees")
+        }
         let labelMap = try LabelMapLoading.load(map)
         let builder = FitDataBuilder(analyzer: RecordingAnalyzer(bundle: baseBundle), map: labelMap)
         let dataset: FitDataset

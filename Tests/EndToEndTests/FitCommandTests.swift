@@ -312,6 +312,7 @@ import Testing
         #expect(readme.contains("--leave-out-feature \(option)"))
 
         for (bad, said) in [("nosuch:mfcc_3", "the base model has no class nosuch"), (":mfcc_3", "give FEATURE or CLASS:FEATURE"),
+                            ("silence:mfcc_3", "silence keeps its hand-written rule and has no trees"),
                             ("\(first):mfcc_13", "--leave-out-feature mfcc_13: no such feature"),
                             ("\(first):rms_dbfs", "the trees never test it")] {
             let refused = try CommandRunner.run(common + ["--out", scratch.file("x"), "--leave-out-feature", bad])
