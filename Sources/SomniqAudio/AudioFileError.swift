@@ -77,6 +77,13 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
         }
     }
 
+    /// The ffmpeg command that converts the file at `path` to a FLAC beside it (`night.m4a` → `night<suffix>.flac`).
+    static func ffmpegToFLAC(_ path: String, options: String = "", suffix: String = "") -> String {
+        let name = (path as NSString).lastPathComponent
+        let flac = ((name as NSString).deletingPathExtension + suffix as NSString).appendingPathExtension("flac") ?? "night.flac"
+        return "ffmpeg -i '\(name)' " + (options.isEmpty ? "" : options + " ") + "'\(flac)'"
+    }
+
     /// What is wrong and what to do, without the path (callers prefix `path: error: `).
     public var reason: String {
         switch self {
@@ -101,9 +108,7 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
         case .cannotOpen(_, let reason):
             return "not a readable audio file (libsndfile: \(reason)); convert it to WAV, CAF or FLAC"
         case .undecodable(let path, let container, let codec, let reason):
-            let name = (path as NSString).lastPathComponent
-            let flac = ((name as NSString).deletingPathExtension as NSString).appendingPathExtension("flac") ?? "night.flac"
-            let convert = "Convert it, for example with ffmpeg -i '\(name)' '\(flac)', and analyse the FLAC"
+            let convert = "Convert it, for example with \(Self.ffmpegToFLAC(path)), and analyse the FLAC"
             if container == "MPEG-4" {
                 // libsndfile reads no MPEG-4 file at all, whatever its codec.
                 return "an MPEG-4 file (.m4a, .mp4; its audio '\(codec)'), which libsndfile does not read (libsndfile: "
@@ -115,14 +120,11 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
             return "holds no audio samples (zero length); re-export or remove it"
         case .unsupportedSampleRate(let path, let rate):
             let supported = AudioFormatInfo.supportedSampleRates
-            let name = (path as NSString).lastPathComponent
-            let converted = ((name as NSString).deletingPathExtension + "-48k" as NSString).appendingPathExtension("flac") ?? "night-48k.flac"
-            let convert = "ffmpeg -i '\(name)' -ar 48000 '\(converted)'"
             return "sample rate \(rate) Hz is outside the supported \(supported.lowerBound)–\(supported.upperBound) Hz; "
                 + (rate < supported.lowerBound
                     ? "a rate this low cannot hold the sounds analysed (they reach 2 kHz and more), so the header is likely "
                         + "wrong; re-export the recording from its source"
-                    : "convert it, for example with \(convert), and analyse the FLAC")
+                    : "convert it, for example with \(Self.ffmpegToFLAC(path, options: "-ar 48000", suffix: "-48k")), and analyse the FLAC")
         case .truncated(_, let expected, let read):
             return "truncated: the header promises \(expected) frames but only \(read) could be read; "
                 + "the file was cut short (repair it, e.g. re-export, and retry)"
