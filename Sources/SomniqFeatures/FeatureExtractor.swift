@@ -180,34 +180,52 @@ public final class FeatureExtractor {
     }
 
     /// Sum of squares, peak magnitude and zero crossings of `samples[start..<end]` (`previous` is the sample
-    /// before). Four independent running sums and peaks, so that consecutive samples do not wait on each
-    /// other's additions; a crossing is counted without a branch (noise would mispredict half of them).
+    /// before). Four running sums, lane `k` adding the samples at `start + k`, `start + k + 4`, ... in turn, so that
+    /// consecutive samples do not wait on each other's additions (the lanes of one vector: the same additions in
+    /// the same order as four scalar sums); a crossing is counted without a branch (noise would mispredict half of
+    /// them), four at a time against the samples one before.
     @inline(__always)
-    private static func levelStatistics(_ samples: UnsafeBufferPointer<Float>, from start: Int, to end: Int,
-                                        previous first: Float) -> (sumSquares: Float, peak: Float, crossings: Int) {
-        var s0: Float = 0, s1: Float = 0, s2: Float = 0, s3: Float = 0
-        var p0: Float = 0, p1: Float = 0, p2: Float = 0, p3: Float = 0
-        var crossings = 0
-        var previous = first
+    static func levelStatistics(_ samples: UnsafeBufferPointer<Float>, from start: Int, to end: Int,
+                                previous first: Float) -> (sumSquares: Float, peak: Float, crossings: Int) {
+        typealias Four = SIMD4<Float>
+        let x = samples.baseAddress!
+        @inline(__always) func load(_ index: Int) -> Four { UnsafeRawPointer(x + index).loadUnaligned(as: Four.self) }
+        @inline(__always) func magnitude(_ v: Four) -> Four {
+            unsafeBitCast(unsafeBitCast(v, to: SIMD4<UInt32>.self) & 0x7FFF_FFFF, to: Four.self)
+        }
+        var sums = Four(), peaks = Four(), crossings = SIMD4<Int32>()
+        @inline(__always) func add(_ v: Four, before: Four) {
+            sums += v * v
+            let m = magnitude(v)
+            peaks.replace(with: m, where: m .> peaks)
+            crossings &+= SIMD4<Int32>(repeating: 0).replacing(with: 1, where: (v .< 0) .!= (before .< 0))
+        }
         var index = start
-        while index + 4 <= end {
-            let v0 = samples[index], v1 = samples[index + 1], v2 = samples[index + 2], v3 = samples[index + 3]
-            s0 += v0 * v0; s1 += v1 * v1; s2 += v2 * v2; s3 += v3 * v3
-            p0 = max(p0, abs(v0)); p1 = max(p1, abs(v1)); p2 = max(p2, abs(v2)); p3 = max(p3, abs(v3))
-            crossings += ((v0 < 0) != (previous < 0) ? 1 : 0) + ((v1 < 0) != (v0 < 0) ? 1 : 0)
-                + ((v2 < 0) != (v1 < 0) ? 1 : 0) + ((v3 < 0) != (v2 < 0) ? 1 : 0)
-            previous = v3
+        if index + 4 <= end {
+            let v = load(index)
+            add(v, before: Four(first, v[0], v[1], v[2]))
             index += 4
         }
+        while index + 8 <= end {
+            add(load(index), before: load(index - 1))
+            add(load(index + 4), before: load(index + 3))
+            index += 8
+        }
+        if index + 4 <= end {
+            add(load(index), before: load(index - 1))
+            index += 4
+        }
+        var previous = index > start ? x[index - 1] : first
+        var s0 = sums[0], p0 = peaks[0], count = Int(crossings.wrappedSum())
         while index < end {
-            let value = samples[index]
+            let value = x[index]
             s0 += value * value
             p0 = max(p0, abs(value))
-            crossings += (value < 0) != (previous < 0) ? 1 : 0
+            count += (value < 0) != (previous < 0) ? 1 : 0
             previous = value
             index += 1
         }
-        return ((s0 + s1) + (s2 + s3), max(max(p0, p1), max(p2, p3)), crossings)
+        return ((s0 + sums[1]) + (sums[2] + sums[3]), max(max(p0, peaks[1]), max(peaks[2], peaks[3])), count)
     }
 
     typealias Lanes = SIMD8<Float>

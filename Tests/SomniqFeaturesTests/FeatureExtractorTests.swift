@@ -377,6 +377,57 @@ func median(_ values: [Float]) -> Float { values.sorted()[values.count / 2] }
         #expect(AnalysisGrid.windowStartSeconds(7) == 3.5)
         #expect(AnalysisGrid.windowIndex(atSeconds: 3.7) == 7)
     }
+
+    /// The level statistics taken four samples at a time are those of four scalar running sums (lane `k` adding the
+    /// samples at `start + k`, `start + k + 4`, ...; the rest into the first), bit for bit: every start and length
+    /// near the vector's edges, zeros of both signs, and a run that starts from the last sample before it.
+    @Test func levelStatisticsAreThoseOfFourScalarSums() {
+        func reference(_ x: [Float], _ start: Int, _ end: Int, _ first: Float) -> (Float, Float, Int) {
+            var s: [Float] = [0, 0, 0, 0], p: [Float] = [0, 0, 0, 0]
+            var crossings = 0, previous = first, index = start
+            while index + 4 <= end {
+                for k in 0..<4 {
+                    let v = x[index + k]
+                    s[k] += v * v
+                    p[k] = max(p[k], abs(v))
+                    crossings += (v < 0) != (previous < 0) ? 1 : 0
+                    previous = v
+                }
+                index += 4
+            }
+            while index < end {
+                s[0] += x[index] * x[index]
+                p[0] = max(p[0], abs(x[index]))
+                crossings += (x[index] < 0) != (previous < 0) ? 1 : 0
+                previous = x[index]
+                index += 1
+            }
+            return ((s[0] + s[1]) + (s[2] + s[3]), max(max(p[0], p[1]), max(p[2], p[3])), crossings)
+        }
+        var state: UInt32 = 12_345
+        var samples = (0..<200).map { _ -> Float in
+            state = state &* 1_664_525 &+ 1_013_904_223
+            return (Float(state >> 8) / Float(1 << 24) - 0.5) * 6
+        }
+        samples[7] = 0
+        samples[8] = -0.0
+        samples[20] = -0.0
+        var checked = 0
+        samples.withUnsafeBufferPointer { buffer in
+            for start in 0..<12 {
+                for length in 0..<90 {
+                    for first: Float in [0.25, -0.25, -0.0] {
+                        let got = FeatureExtractor.levelStatistics(buffer, from: start, to: start + length, previous: first)
+                        let want = reference(samples, start, start + length, first)
+                        #expect(got.sumSquares.bitPattern == want.0.bitPattern && got.peak.bitPattern == want.1.bitPattern
+                                && got.crossings == want.2, "start \(start), length \(length): \(got) against \(want)")
+                        checked += 1
+                    }
+                }
+            }
+        }
+        #expect(checked == 12 * 90 * 3)
+    }
 }
 
 /// The sound with the room taken off (`RoomSubtractedSpectrum`): what a fan and road noise under a sound move.
