@@ -49,6 +49,8 @@ let package = Package(
         // The boosted trees walked for eight windows at once with AVX2 (chosen at run time): Swift's SIMD comparisons
         // are made lane by lane, which made the same walk in Swift eight times slower than one window at a time.
         .target(name: "CTreeWalk"),
+        // Square roots four at a time, as sqrtf rounds them (a power spectrum's magnitudes, every sub-frame).
+        .target(name: "CVectorMath"),
 
         // Stages, one direction: audio -> features -> model -> detection -> store -> pipeline -> CLI.
         // The small files a command is given (models, manifests, labels): checked and read one way, with plain errors.
@@ -58,7 +60,7 @@ let package = Package(
         // The feature extractor's hot loops touch its scratch arrays a few hundred million times a night; dynamic
         // exclusivity checks on those class properties cost a third of its time (scripts/bench/run). One extractor
         // is only ever used by one thread, with no overlapping access, so the checks are off here alone.
-        .target(name: "SomniqFeatures", dependencies: ["CFFTW"], swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])] + hostProcessorSettings),
+        .target(name: "SomniqFeatures", dependencies: ["CFFTW", "CVectorMath"], swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])] + hostProcessorSettings),
         .target(name: "SomniqModel", dependencies: ["SomniqFeatures", "SomniqFiles", "CTreeWalk"], swiftSettings: hostProcessorSettings),
         .target(name: "SomniqDetection", dependencies: ["SomniqFeatures", "SomniqModel"], swiftSettings: hostProcessorSettings),
         .target(name: "SomniqStore", dependencies: [

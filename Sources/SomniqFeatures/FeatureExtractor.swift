@@ -1,3 +1,4 @@
+import CVectorMath
 import Foundation
 
 /// Turns a stream of half-second sample blocks into one `FeatureVector` per analysis window.
@@ -232,7 +233,8 @@ public final class FeatureExtractor {
 
     /// One pass over a sub-frame's power spectrum, eight bins at a time: adds it to the block's running sum (every
     /// bin), and from `firstBin` up totals the power, finds the strongest bin (the first, on a tie), totals the
-    /// power below `envelopeEndBin`, writes the magnitudes and totals them and their rise over the previous ones.
+    /// power below `envelopeEndBin`, writes the magnitudes (their square roots taken first, four at a time:
+    /// `somniq_square_roots`) and totals them and their rise over the previous ones.
     static func spectrumPass(power: UnsafeMutableBufferPointer<Float>, sum: UnsafeMutableBufferPointer<Float>,
                              magnitude: UnsafeMutableBufferPointer<Float>, previousMagnitude: UnsafeMutableBufferPointer<Float>,
                              firstBin: Int, envelopeEndBin: Int)
@@ -246,6 +248,7 @@ public final class FeatureExtractor {
             UnsafeMutableRawPointer(base + index).storeBytes(of: value, as: Lanes.self)
         }
         for bin in 0..<firstBin { s[bin] += p[bin] }
+        somniq_square_roots(p + firstBin, m + firstBin, bins - firstBin)
         var total = Lanes(), envelope = Lanes(), magnitudes = Lanes(), rise = Lanes()
         var best = Lanes(repeating: -1), bestIndex = SIMD8<Int32>(repeating: Int32(firstBin))
         let laneOffsets = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7)
@@ -260,8 +263,7 @@ public final class FeatureExtractor {
             let stronger = value .> best
             best.replace(with: value, where: stronger)
             bestIndex.replace(with: index, where: stronger)
-            let root = value.squareRoot(), before = load(previous, bin)
-            store(root, m, bin)
+            let root = load(m, bin), before = load(previous, bin)
             magnitudes += root
             rise += (root - before).replacing(with: 0, where: root .<= before)
             bin += 8
@@ -279,8 +281,7 @@ public final class FeatureExtractor {
             totalSum += value
             if bin < envelopeEndBin { envelopeSum += value }
             if value > peakValue { peakValue = value; peakBin = bin }
-            let root = value.squareRoot()
-            m[bin] = root
+            let root = m[bin]
             magnitudeSum += root
             riseSum += max(0, root - previous[bin])
             bin += 1

@@ -378,6 +378,47 @@ func median(_ values: [Float]) -> Float { values.sorted()[values.count / 2] }
         #expect(AnalysisGrid.windowIndex(atSeconds: 3.7) == 7)
     }
 
+    /// The sub-frame pass writes each bin's magnitude as the square root Swift takes of its power, bit for bit
+    /// (taken four at a time in C: `somniq_square_roots`), from `firstBin` up, over every spectrum length near the
+    /// vectors' edges, with zeros of both signs, the smallest subnormal and infinity among the powers; and totals
+    /// the magnitudes and their rise over the previous ones, and finds the strongest bin, as a scan in bin order.
+    @Test func theSubframePassTakesSquareRootsAsSwiftDoes() {
+        var state: UInt32 = 777
+        func next() -> Float {
+            state = state &* 1_664_525 &+ 1_013_904_223
+            return Float(state >> 8) / Float(1 << 24)
+        }
+        for bins in [1, 3, 4, 5, 8, 9, 15, 16, 17, 33, 257] {
+            var power = (0..<bins).map { _ in next() * next() * 1e3 }
+            for (index, special) in [(2, Float(0)), (5, -Float(0)), (7, Float.leastNonzeroMagnitude), (11, .infinity)]
+            where index < bins { power[index] = special }
+            let previous = (0..<bins).map { _ in next() * 10 }
+            for firstBin in Set([0, min(1, bins - 1), min(3, bins - 1)]) {
+                let p = UnsafeMutableBufferPointer<Float>.allocate(capacity: bins)
+                let sum = UnsafeMutableBufferPointer<Float>.allocate(capacity: bins)
+                let m = UnsafeMutableBufferPointer<Float>.allocate(capacity: bins)
+                let before = UnsafeMutableBufferPointer<Float>.allocate(capacity: bins)
+                defer { for buffer in [p, sum, m, before] { buffer.deallocate() } }
+                _ = p.initialize(from: power)
+                _ = before.initialize(from: previous)
+                sum.initialize(repeating: 0)
+                m.initialize(repeating: -1)
+                let pass = FeatureExtractor.spectrumPass(power: p, sum: sum, magnitude: m, previousMagnitude: before,
+                                                         firstBin: firstBin, envelopeEndBin: bins)
+                let roots = (firstBin..<bins).map { power[$0].squareRoot() }
+                #expect(Array(m[firstBin...]).map(\.bitPattern) == roots.map(\.bitPattern), "\(bins) bins from \(firstBin)")
+                #expect(Array(sum) == power)
+                let strongest = (firstBin..<bins).max { power[$0] < power[$1] || (power[$0] == power[$1] && $0 > $1) }!
+                #expect(pass.peakBin == strongest, "\(bins) bins from \(firstBin)")
+                if !power.contains(.infinity) {
+                    let total = roots.reduce(0, +)
+                    let rise = zip(roots, previous[firstBin...]).reduce(Float(0)) { $0 + max(0, $1.0 - $1.1) }
+                    #expect(abs(pass.magnitudeSum - total) <= 1e-5 * total && abs(pass.rise - rise) <= 1e-5 * max(1, rise))
+                }
+            }
+        }
+    }
+
     /// The level statistics taken four samples at a time are those of four scalar running sums (lane `k` adding the
     /// samples at `start + k`, `start + k + 4`, ...; the rest into the first), bit for bit: every start and length
     /// near the vector's edges, zeros of both signs, and a run that starts from the last sample before it.
