@@ -49,11 +49,13 @@ final class BreathingRhythm {
         _ = envelope.copyOrdered(into: values)
         let (mean, variance) = Self.meanAndVariance(UnsafeBufferPointer(rebasing: values[0..<count]))
         for index in 0..<count { values[index] -= mean }
-        for lag in minimumLag...maximumLag {
-            let value = Self.normalisedAutocorrelation(centered: UnsafeBufferPointer(rebasing: values[0..<count]), lag: lag,
-                                                       variance: variance)
-            scores[lag - minimumLag] = value
-            if value > best { best = value; bestLag = lag }
+        scores.withUnsafeMutableBufferPointer { scores in
+            Self.normalisedAutocorrelations(centered: UnsafeBufferPointer(rebasing: values[0..<count]), lags: minimumLag...maximumLag,
+                                            variance: variance, into: scores)
+        }
+        for lag in minimumLag...maximumLag where scores[lag - minimumLag] > best {
+            best = scores[lag - minimumLag]
+            bestLag = lag
         }
         for lag in minimumLag..<max(minimumLag, bestLag) where scores[lag - minimumLag] >= 0.9 * best {
             let value = scores[lag - minimumLag]
@@ -96,6 +98,56 @@ final class BreathingRhythm {
             index += 1
         }
         return (((sums[0] + sums[1]) + (sums[2] + sums[3])) / Float(terms)) / (variance / Float(count))
+    }
+
+    /// `normalisedAutocorrelation` at every lag of `lags`, bit for bit, into `scores[lag - lags.lowerBound]`: four lags
+    /// at a time, so that each lag's additions wait on its own sums only (one lag's alone wait on each other), each
+    /// lag's terms added in the same order as there.
+    static func normalisedAutocorrelations(centered values: UnsafeBufferPointer<Float>, lags: ClosedRange<Int>,
+                                           variance: Float, into scores: UnsafeMutableBufferPointer<Float>) {
+        let count = values.count
+        var lag = lags.lowerBound
+        while lag + 3 <= lags.upperBound, lag + 3 < count, variance > 1e-6 * Float(count) {
+            let source = UnsafeRawPointer(values.baseAddress!)
+            @inline(__always) func load(_ index: Int) -> SIMD4<Float> {
+                source.loadUnaligned(fromByteOffset: index * 4, as: SIMD4<Float>.self)
+            }
+            var sums = (SIMD4<Float>(), SIMD4<Float>(), SIMD4<Float>(), SIMD4<Float>())
+            // Terms every one of the four lags has, four at a time; then each lag's own.
+            var index = 0
+            while index + 4 <= count - lag - 3 {
+                let earlier = load(index)
+                sums.0 += earlier * load(index + lag)
+                sums.1 += earlier * load(index + lag + 1)
+                sums.2 += earlier * load(index + lag + 2)
+                sums.3 += earlier * load(index + lag + 3)
+                index += 4
+            }
+            func finish(_ sums: SIMD4<Float>, _ lag: Int) -> Float {
+                var sums = sums
+                var index = index
+                let terms = count - lag
+                while index + 4 <= terms {
+                    sums += load(index) * load(index + lag)
+                    index += 4
+                }
+                while index < terms {
+                    sums[0] += values[index] * values[index + lag]
+                    index += 1
+                }
+                return (((sums[0] + sums[1]) + (sums[2] + sums[3])) / Float(terms)) / (variance / Float(count))
+            }
+            let first = lag - lags.lowerBound
+            scores[first] = finish(sums.0, lag)
+            scores[first + 1] = finish(sums.1, lag + 1)
+            scores[first + 2] = finish(sums.2, lag + 2)
+            scores[first + 3] = finish(sums.3, lag + 3)
+            lag += 4
+        }
+        while lag <= lags.upperBound {
+            scores[lag - lags.lowerBound] = normalisedAutocorrelation(centered: values, lag: lag, variance: variance)
+            lag += 1
+        }
     }
 }
 

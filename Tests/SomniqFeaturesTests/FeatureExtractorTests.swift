@@ -419,6 +419,39 @@ func median(_ values: [Float]) -> Float { values.sorted()[values.count / 2] }
         }
     }
 
+    /// The breathing rhythm's autocorrelations taken four lags at a time are each lag's own, bit for bit: every
+    /// history length from the search's start to full, lag ranges of every length modulo four, and a flat history.
+    @Test func breathingAutocorrelationsFourLagsAtATimeAreEachLagsOwn() {
+        var state: UInt32 = 4_242
+        var checked = 0
+        for count in [20, 64, 65, 66, 67, 97, 128] {
+            var values = (0..<count).map { _ -> Float in
+                state = state &* 1_664_525 &+ 1_013_904_223
+                return Float(state >> 8) / Float(1 << 20) - 8
+            }
+            let (mean, variance) = values.withUnsafeBufferPointer { BreathingRhythm.meanAndVariance($0) }
+            for index in values.indices { values[index] -= mean }
+            for lags in [16...64, 16...19, 16...20, 16...21, 16...22, 17...17, 60...70] {
+                for spread in [variance, 0] {
+                    var scores = [Float](repeating: .nan, count: lags.count)
+                    values.withUnsafeBufferPointer { centered in
+                        scores.withUnsafeMutableBufferPointer { scores in
+                            BreathingRhythm.normalisedAutocorrelations(centered: centered, lags: lags, variance: spread, into: scores)
+                        }
+                    }
+                    let single = lags.map { lag in
+                        values.withUnsafeBufferPointer {
+                            BreathingRhythm.normalisedAutocorrelation(centered: $0, lag: lag, variance: spread)
+                        }
+                    }
+                    #expect(scores.map(\.bitPattern) == single.map(\.bitPattern), "\(count) values, lags \(lags)")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked == 7 * 7 * 2)
+    }
+
     /// The level statistics taken four samples at a time are those of four scalar running sums (lane `k` adding the
     /// samples at `start + k`, `start + k + 4`, ...; the rest into the first), bit for bit: every start and length
     /// near the vector's edges, zeros of both signs, and a run that starts from the last sample before it.
