@@ -7,8 +7,17 @@ public enum InputCollector {
         "wav", "wave", "caf", "aif", "aiff", "aifc", "flac", "ogg", "oga", "opus", "mp3", "au", "snd", "w64", "rf64",
     ]
 
+    /// Extensions of recordings in formats libsndfile does not read (what phones and dictaphones often write: AAC in
+    /// MPEG-4, AMR, 3GPP, WMA; and WavPack, Monkey's Audio, AC-3, Matroska audio). Folders list them too, so that each
+    /// is reported with how to convert it rather than left out without a word (a folder of voice memos said "no audio
+    /// files found").
+    public static let unreadableRecordingExtensions: Set<String> = [
+        "m4a", "m4b", "aac", "amr", "awb", "3gp", "3ga", "wma", "wv", "ape", "ac3", "mka",
+    ]
+
     /// Files named on the command line are taken as they are (a bad one is reported by the analysis
-    /// with its reason); folders are searched recursively for audio extensions, in sorted order.
+    /// with its reason); folders are searched recursively for audio extensions (and those of recordings libsndfile
+    /// cannot read, each then reported as such), in sorted order.
     /// Duplicates (the same standardised path twice) are dropped, keeping the first.
     public static func collect(_ arguments: [String]) -> [String] {
         var result: [String] = []
@@ -43,7 +52,8 @@ public enum InputCollector {
         audioExtensions.contains((path as NSString).pathExtension.lowercased())
     }
 
-    /// Audio files below `folder`, sorted by path. A folder named like an audio file is still listed
+    /// Audio files below `folder`, sorted by path: those of `audioExtensions` and of `unreadableRecordingExtensions`
+    /// (which the analysis then reports, with a conversion). A folder named like an audio file is still listed
     /// (as the bad input it is); hidden files are skipped.
     public static func audioFiles(in folder: String) -> [String] {
         guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return [] }
@@ -51,7 +61,9 @@ public enum InputCollector {
         while let relative = enumerator.nextObject() as? String {
             let name = (relative as NSString).lastPathComponent
             if name.hasPrefix(".") { continue }
-            if hasAudioExtension(name) { files.append((folder as NSString).appendingPathComponent(relative)) }
+            if hasAudioExtension(name) || unreadableRecordingExtensions.contains((name as NSString).pathExtension.lowercased()) {
+                files.append((folder as NSString).appendingPathComponent(relative))
+            }
         }
         return files.sorted()
     }

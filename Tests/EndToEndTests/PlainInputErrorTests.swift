@@ -127,20 +127,52 @@ import Testing
     /// audio is still named as MPEG-4.
     @Test func anMPEG4FileIsNamedWithItsCodecAndAConversion() throws {
         let scratch = Scratch()
-        func bigEndian(_ value: UInt32) -> [UInt8] { withUnsafeBytes(of: value.bigEndian) { Array($0) } }
-        func box(_ type: String, _ body: [UInt8]) -> [UInt8] { bigEndian(UInt32(8 + body.count)) + Array(type.utf8) + body }
-        let ftyp = box("ftyp", Array("M4A ".utf8) + bigEndian(0) + Array("M4A mp42isom".utf8))
-        let entry = box("mp4a", [UInt8](repeating: 0, count: 28))
-        let stsd = box("stsd", bigEndian(0) + bigEndian(1) + entry)
         let memo = scratch.file("Voice Memo.m4a"), bare = scratch.file("bare.mp4")
-        // The audio first, the `moov` box (and its sample table) at the end, as a recorder that writes as it goes does.
-        try Data(ftyp + box("mdat", [UInt8](repeating: 7, count: 300_000)) + box("moov", box("trak", stsd))).write(to: URL(fileURLWithPath: memo))
-        try Data(ftyp + box("mdat", [UInt8](repeating: 7, count: 1_000))).write(to: URL(fileURLWithPath: bare))
+        try Self.mpeg4(audioBytes: 300_000, sampleTable: true).write(to: URL(fileURLWithPath: memo))
+        try Self.mpeg4(audioBytes: 1_000, sampleTable: false).write(to: URL(fileURLWithPath: bare))
         let run = try CommandRunner.run(["analyze", memo, bare, "--db", scratch.file("db.sqlite")])
         #expect(run.status == 1)
         #expect(run.stderr.contains("\(memo): error: an MPEG-4 file (.m4a, .mp4; its audio 'mp4a (AAC)'), which libsndfile does not read"),
                 "\(run.stderr)")
         #expect(run.stderr.contains("ffmpeg -i 'Voice Memo.m4a' 'Voice Memo.flac'"), "\(run.stderr)")
         #expect(run.stderr.contains("\(bare): error: an MPEG-4 file (.m4a, .mp4; its audio 'unknown')"), "\(run.stderr)")
+    }
+
+    /// A folder of recordings with voice memos among them: each memo is reported with how to convert it (a folder of
+    /// them alone said "no audio files found"), the readable night is analysed, and a file of another kind is passed over.
+    @Test func aFoldersVoiceMemosAreReportedWithAConversion() throws {
+        let scratch = Scratch()
+        let folder = scratch.file("phone")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Self.mpeg4(audioBytes: 3_000, sampleTable: true).write(to: URL(fileURLWithPath: folder + "/memo.m4a"))
+        try Data("#!AMR\n".utf8 + [UInt8](repeating: 60, count: 500)).write(to: URL(fileURLWithPath: folder + "/call.amr"))
+        try Data("not audio".utf8).write(to: URL(fileURLWithPath: folder + "/notes.txt"))
+        try FileManager.default.copyItem(atPath: sampleNight, toPath: folder + "/night.caf")
+        let run = try CommandRunner.run(["analyze", folder, "--db", scratch.file("db.sqlite")])
+        #expect(run.status == 1, "some recordings failed")
+        #expect(run.stderr.contains("\(folder)/memo.m4a: error: an MPEG-4 file"), "\(run.stderr)")
+        #expect(run.stderr.contains("ffmpeg -i 'memo.m4a' 'memo.flac'"), "\(run.stderr)")
+        #expect(run.stderr.contains("\(folder)/call.amr: error: not a readable audio file"), "\(run.stderr)")
+        #expect(!run.stderr.contains("notes.txt"), "\(run.stderr)")
+        #expect(run.stderr.contains("1 analysed, 0 skipped (already done), 2 failed of 3 recordings"), "\(run.stderr)")
+
+        let memos = scratch.file("memos")
+        try FileManager.default.createDirectory(atPath: memos, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: folder + "/memo.m4a", toPath: memos + "/memo.m4a")
+        let alone = try CommandRunner.run(["analyze", memos, "--db", scratch.file("db.sqlite")])
+        #expect(alone.status == 1)
+        #expect(!alone.stderr.contains("no audio files found"), "\(alone.stderr)")
+        #expect(alone.stderr.contains("ffmpeg -i 'memo.m4a' 'memo.flac'"), "\(alone.stderr)")
+    }
+
+    /// An MPEG-4 audio file as a phone's recorder writes it: the audio (`audioBytes` of it) first, then, with
+    /// `sampleTable`, the `moov` box naming its codec (AAC, 'mp4a') at the end; without, no `moov` at all.
+    static func mpeg4(audioBytes: Int, sampleTable: Bool) -> Data {
+        func bigEndian(_ value: UInt32) -> [UInt8] { withUnsafeBytes(of: value.bigEndian) { Array($0) } }
+        func box(_ type: String, _ body: [UInt8]) -> [UInt8] { bigEndian(UInt32(8 + body.count)) + Array(type.utf8) + body }
+        let ftyp = box("ftyp", Array("M4A ".utf8) + bigEndian(0) + Array("M4A mp42isom".utf8))
+        let stsd = box("stsd", bigEndian(0) + bigEndian(1) + box("mp4a", [UInt8](repeating: 0, count: 28)))
+        let moov = sampleTable ? box("moov", box("trak", stsd)) : []
+        return Data(ftyp + box("mdat", [UInt8](repeating: 7, count: audioBytes)) + moov)
     }
 }
