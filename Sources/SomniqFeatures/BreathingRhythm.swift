@@ -83,10 +83,17 @@ final class BreathingRhythm {
     static func normalisedAutocorrelation(centered values: UnsafeBufferPointer<Float>, lag: Int, variance: Float) -> Float {
         let count = values.count
         guard lag < count, variance > 1e-6 * Float(count) else { return 0 }
-        let terms = count - lag
+        return finishAutocorrelation(values, lag: lag, variance: variance, sums: SIMD4<Float>(), from: 0)
+    }
+
+    /// Adds `lag`'s terms from `index` on to `sums` (its four lanes' partial sums of the terms before, four at a time,
+    /// the terms past the last four in lane 0) and normalises the total.
+    @inline(__always)
+    private static func finishAutocorrelation(_ values: UnsafeBufferPointer<Float>, lag: Int, variance: Float,
+                                              sums: SIMD4<Float>, from index: Int) -> Float {
+        let count = values.count, terms = count - lag
         let source = UnsafeRawPointer(values.baseAddress!)
-        var sums = SIMD4<Float>()
-        var index = 0
+        var sums = sums, index = index
         while index + 4 <= terms {
             let earlier = source.loadUnaligned(fromByteOffset: index * 4, as: SIMD4<Float>.self)
             let later = source.loadUnaligned(fromByteOffset: (index + lag) * 4, as: SIMD4<Float>.self)
@@ -106,12 +113,16 @@ final class BreathingRhythm {
     static func normalisedAutocorrelations(centered values: UnsafeBufferPointer<Float>, lags: ClosedRange<Int>,
                                            variance: Float, into scores: UnsafeMutableBufferPointer<Float>) {
         let count = values.count
+        guard let base = values.baseAddress else {
+            for lag in lags { scores[lag - lags.lowerBound] = 0 }  // no values: no rhythm (as each lag alone gives)
+            return
+        }
+        let source = UnsafeRawPointer(base)
+        @inline(__always) func load(_ index: Int) -> SIMD4<Float> {
+            source.loadUnaligned(fromByteOffset: index * 4, as: SIMD4<Float>.self)
+        }
         var lag = lags.lowerBound
         while lag + 3 <= lags.upperBound, lag + 3 < count, variance > 1e-6 * Float(count) {
-            let source = UnsafeRawPointer(values.baseAddress!)
-            @inline(__always) func load(_ index: Int) -> SIMD4<Float> {
-                source.loadUnaligned(fromByteOffset: index * 4, as: SIMD4<Float>.self)
-            }
             var sums = (SIMD4<Float>(), SIMD4<Float>(), SIMD4<Float>(), SIMD4<Float>())
             // Terms every one of the four lags has, four at a time; then each lag's own.
             var index = 0
@@ -123,25 +134,11 @@ final class BreathingRhythm {
                 sums.3 += earlier * load(index + lag + 3)
                 index += 4
             }
-            func finish(_ sums: SIMD4<Float>, _ lag: Int) -> Float {
-                var sums = sums
-                var index = index
-                let terms = count - lag
-                while index + 4 <= terms {
-                    sums += load(index) * load(index + lag)
-                    index += 4
-                }
-                while index < terms {
-                    sums[0] += values[index] * values[index + lag]
-                    index += 1
-                }
-                return (((sums[0] + sums[1]) + (sums[2] + sums[3])) / Float(terms)) / (variance / Float(count))
-            }
             let first = lag - lags.lowerBound
-            scores[first] = finish(sums.0, lag)
-            scores[first + 1] = finish(sums.1, lag + 1)
-            scores[first + 2] = finish(sums.2, lag + 2)
-            scores[first + 3] = finish(sums.3, lag + 3)
+            scores[first] = finishAutocorrelation(values, lag: lag, variance: variance, sums: sums.0, from: index)
+            scores[first + 1] = finishAutocorrelation(values, lag: lag + 1, variance: variance, sums: sums.1, from: index)
+            scores[first + 2] = finishAutocorrelation(values, lag: lag + 2, variance: variance, sums: sums.2, from: index)
+            scores[first + 3] = finishAutocorrelation(values, lag: lag + 3, variance: variance, sums: sums.3, from: index)
             lag += 4
         }
         while lag <= lags.upperBound {
