@@ -18,8 +18,8 @@ import Testing
     /// Writes `samples` to `path` after an open header, a tenth of a second every `pause` (10x real time at 10 ms),
     /// then, when `finalise`, the header's final sizes. Returns when the writer is done.
     static func writeGrowing(_ path: String, samples: [Int16], openSize: UInt32, finalise: Bool,
-                             pause: TimeInterval = 0.01) -> Thread {
-        FileManager.default.createFile(atPath: path, contents: wavHeader(dataBytes: openSize))
+                             pause: TimeInterval = 0.01) throws -> Thread {
+        try wavHeader(dataBytes: openSize).write(to: URL(fileURLWithPath: path))
         let thread = Thread {
             let handle = FileHandle(forWritingAtPath: path)!
             handle.seekToEndOfFile()
@@ -56,7 +56,7 @@ import Testing
         let folder = TemporaryFolder()
         let path = folder.file("growing.wav")
         let samples = Self.tone(seconds: 3)
-        _ = Self.writeGrowing(path, samples: samples, openSize: openSize, finalise: true)
+        _ = try Self.writeGrowing(path, samples: samples, openSize: openSize, finalise: true)
         let source = try GrowingAudioSource(path: path, idleSeconds: 20)
         #expect(source.headerWasOpen)
         let reader = try AudioFileReader(following: source)
@@ -76,7 +76,7 @@ import Testing
         let folder = TemporaryFolder()
         let path = folder.file("killed.wav")
         let samples = Self.tone(seconds: 2)
-        let writer = Self.writeGrowing(path, samples: samples, openSize: 0, finalise: false)
+        let writer = try Self.writeGrowing(path, samples: samples, openSize: 0, finalise: false)
         let source = try GrowingAudioSource(path: path, idleSeconds: 0.5, pollSeconds: 0.02)
         let read = try Self.readAll(try AudioFileReader(following: source))
         #expect(read == samples.map { Float($0) / 32_768 })
@@ -94,8 +94,8 @@ import Testing
         let samples = Self.tone(seconds: 2)
         let audio = samples.withUnsafeBytes { Data($0) }
         let unfinished = folder.file("unfinished.wav"), finished = folder.file("finished.wav")
-        FileManager.default.createFile(atPath: unfinished, contents: Self.wavHeader(dataBytes: openSize) + audio)
-        FileManager.default.createFile(atPath: finished, contents: Self.wavHeader(dataBytes: UInt32(audio.count)) + audio)
+        try (Self.wavHeader(dataBytes: openSize) + audio).write(to: URL(fileURLWithPath: unfinished))
+        try (Self.wavHeader(dataBytes: UInt32(audio.count)) + audio).write(to: URL(fileURLWithPath: finished))
         let reader = try AudioFileReader(path: unfinished, acceptCutShort: true)
         #expect(reader.format.frameCount == Int64(samples.count))
         #expect(try Self.readAll(reader) == samples.map { Float($0) / 32_768 })
@@ -112,7 +112,7 @@ import Testing
         let path = folder.file("stopped.wav")
         let samples = Self.tone(seconds: 5)
         // Real time: 5 s of audio take 5 s to arrive; the follow is stopped after 1.
-        let writer = Self.writeGrowing(path, samples: samples, openSize: .max, finalise: true, pause: 0.1)
+        let writer = try Self.writeGrowing(path, samples: samples, openSize: .max, finalise: true, pause: 0.1)
         let source = try GrowingAudioSource(path: path, idleSeconds: 30)
         let opening = Date()
         let reader = try AudioFileReader(following: source)
@@ -138,8 +138,8 @@ import Testing
         var trailing = Data("LIST".utf8)
         withUnsafeBytes(of: UInt32(8).littleEndian) { trailing.append(contentsOf: $0) }
         trailing.append(contentsOf: Array("INFOISFT".utf8))
-        FileManager.default.createFile(atPath: path, contents: Self.wavHeader(dataBytes: UInt32(samples.count * 2))
-                                       + samples.withUnsafeBytes { Data($0) } + trailing)
+        try (Self.wavHeader(dataBytes: UInt32(samples.count * 2)) + samples.withUnsafeBytes { Data($0) } + trailing)
+            .write(to: URL(fileURLWithPath: path))
         let source = try GrowingAudioSource(path: path, idleSeconds: 0.5, pollSeconds: 0.02)
         #expect(!source.headerWasOpen)
         let read = try Self.readAll(try AudioFileReader(following: source))
@@ -162,7 +162,7 @@ import Testing
         let folder = TemporaryFolder()
         let path = folder.file("current.wav")
         let samples = Self.tone(seconds: 2)
-        FileManager.default.createFile(atPath: path, contents: Self.wavHeader(dataBytes: 0))
+        try Self.wavHeader(dataBytes: 0).write(to: URL(fileURLWithPath: path))
         // After each block the header says what the file holds.
         let writer = Thread {
             let handle = FileHandle(forWritingAtPath: path)!
@@ -308,10 +308,9 @@ extension AudioFileReader {
 
         let (stoppedEnd, stoppedFeeder) = Self.feed(Array(repeating: 0, count: 3_200), keepOpen: true)
         let stopped = RawPCMStream(descriptor: stoppedEnd, format: format, pollSeconds: 0.02)
-        nonisolated(unsafe) let stoppable = stopped
         let stopper = Thread {
             Thread.sleep(forTimeInterval: 0.3)
-            stoppable.stop()
+            stopped.stop()
         }
         stopper.start()
         #expect(try Self.readAll(stopped).count == 1_600)
