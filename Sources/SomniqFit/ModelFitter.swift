@@ -44,6 +44,10 @@ public struct ModelFitter: Sendable {
         /// Half way, held out by source the classes are heard better, and the development nights too (docs/classifier-history.md, "One
         /// corpus is not what a sound is not").
         public var sourceBalance = 0.5
+        /// The same for the class's own clips: each weighs n^−classSourceBalance, n being the class's clips from its
+        /// source, so that the corpus that gave most of a class's clips is not all it is learnt as. 0, every clip of the
+        /// class the same, is how every shipped model was fitted (docs/classifier.md, "What is left", measures 0.5).
+        public var classSourceBalance = 0.0
         /// How much more a recorded clip of none of our classes (a household, street or body sound; its copies too) weighs
         /// among the rest of each class than another clip of the rest, before the rest is balanced against the class: what
         /// a class learns it is not. 1: as much.
@@ -338,24 +342,25 @@ public struct ModelFitter: Sendable {
         options.copyWeight == 1 ? [] : dataset.clips.map(\.augmented)
     }
 
-    /// Weights that give both sides (class, rest) half each. A clip of the class weighs as much as any other; a clip of
-    /// the rest weighs n^−`sourceBalance`, n being the rest's clips from its source (`sources[clip]`), and `noneWeight`
-    /// times that when `noneOfOurs[clip]`; an augmented copy (`copies[clip]`) `copyWeight` times what its clip would. A
-    /// clip's windows share its weight.
+    /// Weights that give both sides (class, rest) half each. A clip of the class weighs n^−`classSourceBalance` (1 by
+    /// default), a clip of the rest n^−`sourceBalance`, n being its side's clips from its source (`sources[clip]`); a
+    /// clip of the rest `noneWeight` times that when `noneOfOurs[clip]`; an augmented copy (`copies[clip]`)
+    /// `copyWeight` times what its clip would. A clip's windows share its weight.
     func balancedWeights(labels: [Bool], clips: [Int], sources: [String], noneOfOurs: [Bool] = [],
                          copies: [Bool] = []) -> [Double] {
         let windowsPerClip = Self.windowsPerClip(clips)
         var clipsPerSide = [false: Set<Int>(), true: Set<Int>()]
         for (label, clip) in zip(labels, clips) { clipsPerSide[label]!.insert(clip) }
-        var restPerSource: [String: Int] = [:]
-        for clip in clipsPerSide[false]! { restPerSource[sources[clip], default: 0] += 1 }
         // Each clip's share of its side, once per clip: its weight over its side's total (summed in clip order, so that
         // the total, and the model, is the same whatever the sets' order).
         var share: [Int: Double] = [:]
         for (side, sideClips) in clipsPerSide {
+            let balance = side ? options.classSourceBalance : options.sourceBalance
+            var perSource: [String: Int] = [:]
+            for clip in sideClips { perSource[sources[clip], default: 0] += 1 }
             let ordered = sideClips.sorted()
             let weights = ordered.map { clip in
-                (side || options.sourceBalance == 0 ? 1 : pow(Double(restPerSource[sources[clip]]!), -options.sourceBalance))
+                (balance == 0 ? 1 : pow(Double(perSource[sources[clip]]!), -balance))
                     * (!side && !noneOfOurs.isEmpty && noneOfOurs[clip] ? options.noneWeight : 1)
                     * (!copies.isEmpty && copies[clip] ? options.copyWeight : 1)
             }

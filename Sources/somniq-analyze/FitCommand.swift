@@ -83,6 +83,10 @@ struct FitCommand: ParsableCommand {
                                valueName: "P"))
     var sourceBalance = ModelFitter.Options().sourceBalance
 
+    @Option(help: ArgumentHelp("The same for a class's own clips: one from a source with n clips of the class weighs n^-P, 0...1 (0: every clip of the class the same).",
+                               valueName: "P"))
+    var classSourceBalance = ModelFitter.Options().classSourceBalance
+
     @Option(help: ArgumentHelp("How much more a recorded clip of none of the classes (household, street, body sounds) weighs among the rest of each class, > 0 (1: as much as any other).",
                                valueName: "W"))
     var noneWeight = ModelFitter.Options().noneWeight
@@ -183,6 +187,7 @@ struct FitCommand: ParsableCommand {
         }
         if !(0...1).contains(microphones) { throw ValidationError("--microphones must lie in 0...1 (a share of the copies)") }
         if !(0...1).contains(sourceBalance) { throw ValidationError("--source-balance must lie in 0...1") }
+        if !(0...1).contains(classSourceBalance) { throw ValidationError("--class-source-balance must lie in 0...1") }
         if !(noneWeight > 0 && noneWeight.isFinite) { throw ValidationError("--none-weight must be a positive number") }
         if !(copyWeight > 0 && copyWeight <= 1) { throw ValidationError("--copy-weight must lie in (0, 1]") }
         if !(clipShare > 0 && clipShare <= 1) || !(featureShare > 0 && featureShare <= 1) {
@@ -342,6 +347,7 @@ struct FitCommand: ParsableCommand {
         options.drawsClassOnly = drawClassOnly
         options.minExamples = minExamples
         options.sourceBalance = sourceBalance
+        options.classSourceBalance = classSourceBalance
         options.noneWeight = noneWeight
         options.copyWeight = copyWeight
         options.calibrateOnRecorded = calibrateOnRecorded

@@ -48,6 +48,25 @@ import Testing
         #expect(abs(total(weights, of: [9]) - 0.5 / 3) < 1e-12)
     }
 
+    /// `fit --class-source-balance P`: the class's own clips weighed by their source as the rest's are, the rest as
+    /// `--source-balance` weighs it whatever P is.
+    @Test func theClassBalancedByItsSourcesWeighsACorpusByTheRootOfItsSize() {
+        var options = ModelFitter.Options()
+        options.sourceBalance = 0.5
+        options.classSourceBalance = 0.5
+        let weights = ModelFitter(options: options).balancedWeights(labels: labels, clips: clips, sources: sources)
+        // A: 4 clips of 4^-0.5 = 2 against B's 1: a third of the class's half for B instead of a fifth.
+        #expect(abs(total(weights, of: [0, 1, 2, 3]) / total(weights, of: [4]) - 2) < 1e-12)
+        #expect(abs(total(weights, of: [4]) - 0.5 / 3) < 1e-12)
+        #expect(weights[8] == weights[9], "clip 4's two windows share its weight")
+        let rest = self.weights(balance: 0.5)
+        #expect(Array(weights[10...]) == Array(rest[10...]), "the rest weighs as without it")
+        options.classSourceBalance = 1
+        let full = ModelFitter(options: options).balancedWeights(labels: labels, clips: clips, sources: sources)
+        #expect(abs(total(full, of: [0, 1, 2, 3]) - 0.25) < 1e-12 && abs(total(full, of: [4]) - 0.25) < 1e-12,
+                "every source of the class the same")
+    }
+
     /// `fit --none-weight W`: a recorded clip of none of our classes weighs W times as much as a clip of the rest from a
     /// source as large; the rest still weighs half, and the class's own clips are untouched.
     @Test func clipsOfNoneOfOursWeighMoreAmongTheRest() {
