@@ -30,6 +30,11 @@ extension AnalysisStore {
         }
     }
 
+    /// Every tag the database holds on any night, sorted.
+    public func tagsInUse() throws(StoreError) -> [String] {
+        try read { db in try String.fetchAll(db, sql: "SELECT DISTINCT tag FROM night_tags ORDER BY tag") }
+    }
+
     /// Every complete recording's tags, sorted, by recording id (recordings without tags left out).
     public func tagsByRecording() throws(StoreError) -> [Int64: [String]] {
         try read { db in

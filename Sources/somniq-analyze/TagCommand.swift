@@ -39,6 +39,7 @@ struct TagCommand: ParsableCommand {
         let changing = !add.isEmpty || !remove.isEmpty
         let store = try StoreOpening.open(db, existing: true, writes: changing)
         let ids = try RecordingSelection.resolve(recordings, store: store, db: db)
+        if !add.isEmpty { warnOfNearTwins(inUse: try store.tagsInUse()) }
         for id in ids {
             guard let record = try store.recording(id: id) else { continue }
             let tags: [String]
@@ -48,11 +49,31 @@ struct TagCommand: ParsableCommand {
                                    + "no night to tag; analyse it again first")
                     throw ExitStatus.someInputsFailed
                 }
+                let before = try store.tags(recordingID: id)
+                for tag in remove where !before.contains(tag) && !add.contains(tag) {
+                    Terminal.error("recording \(id) (\(Formatting.printable(record.fileName))): warning: it has no tag "
+                                   + "'\(Formatting.printable(tag))'; nothing removed (its tags: \(Self.listed(before)))")
+                }
                 tags = try store.changeTags(recordingID: id, adding: add, removing: remove)
             } else {
                 tags = try store.tags(recordingID: id)
             }
             Terminal.output("\(id)\t\(Formatting.printable(record.path))\t\(tags.map(Formatting.printable).joined(separator: ","))\n")
         }
+    }
+
+    /// Tags are compared exactly, so `Mouthguard` and `mouthguard` are two tags and `trends` would split their nights:
+    /// a new tag that differs from one in use only by case is named beside it (the tag is still added as written).
+    private func warnOfNearTwins(inUse: [String]) {
+        for tag in Set(add).sorted() where !inUse.contains(tag) {
+            let twins = inUse.filter { $0.lowercased() == tag.lowercased() }
+            guard !twins.isEmpty else { continue }
+            Terminal.error("tag '\(Formatting.printable(tag))': warning: a new tag, though \(Self.listed(twins)) is in use; tags "
+                           + "differ by case, so 'trends' counts their nights apart ('--remove' the one not meant)")
+        }
+    }
+
+    private static func listed(_ tags: [String]) -> String {
+        tags.isEmpty ? "none" : tags.map { "'\(Formatting.printable($0))'" }.joined(separator: ", ")
     }
 }

@@ -34,6 +34,30 @@ import Testing
         #expect(nobody.status == 64, "\(nobody.stderr)")
     }
 
+    /// Tags compare exactly: a typo in --remove, or a tag that differs from one in use only by case (which `trends`
+    /// would count apart), is named on stderr; neither stops the command nor changes what it does.
+    @Test func aTagRemovedThatIsNotThereOrAddedInAnotherCaseIsNamed() throws {
+        let scratch = Scratch()
+        let db = scratch.file("db.sqlite")
+        #expect(try CommandRunner.run(["analyze", sampleNight, "--db", db, "--quiet"]).status == 0)
+        let first = try CommandRunner.run(["tag", "1", "--add", "mouthguard", "--db", db])
+        #expect(first.status == 0 && first.stderr.isEmpty, "\(first.stderr)")
+
+        let twin = try CommandRunner.run(["tag", "1", "--add", "Mouthguard", "--db", db])
+        #expect(twin.status == 0, "\(twin.stderr)")
+        #expect(twin.stderr.contains("tag 'Mouthguard': warning: a new tag, though 'mouthguard' is in use"), "\(twin.stderr)")
+        #expect(twin.stdout.hasSuffix("\tMouthguard,mouthguard\n"), "added as written: \(twin.stdout)")
+        let again = try CommandRunner.run(["tag", "1", "--add", "Mouthguard", "--db", db])
+        #expect(again.stderr.isEmpty, "a tag in use is not new: \(again.stderr)")
+
+        let typo = try CommandRunner.run(["tag", "1", "--remove", "mouthgaurd", "--remove", "Mouthguard", "--db", db])
+        #expect(typo.status == 0, "\(typo.stderr)")
+        #expect(typo.stderr.contains("warning: it has no tag 'mouthgaurd'; nothing removed (its tags: 'Mouthguard', 'mouthguard')"),
+                "\(typo.stderr)")
+        #expect(!typo.stderr.contains("no tag 'Mouthguard'"), "\(typo.stderr)")
+        #expect(typo.stdout.hasSuffix("\tmouthguard\n"), "\(typo.stdout)")
+    }
+
     @Test func aFailedRecordingTakesNoTagAndAMergeCarriesThem() throws {
         let scratch = Scratch()
         let bad = scratch.file("notes.wav")
