@@ -9,15 +9,17 @@ import SomniqStore
 public struct NightReportBuilder {
     public enum Failure: Error, CustomStringConvertible {
         case noSuchRecording(Int64)
-        case notComplete(Int64, String)
+        case notComplete(Int64, String, reason: String?)
         case profileNotStored(Int64, profile: String, stored: [String])
 
+        /// Said after the recording's id (`recording 4: error: ...`), so it does not repeat it.
         public var description: String {
             switch self {
-            case .noSuchRecording(let id): "no recording \(id) in the database"
-            case .notComplete(let id, let name): "recording \(id) (\(name)) was not analysed (its analysis failed); nothing to report"
-            case .profileNotStored(let id, let profile, let stored):
-                "recording \(id) has no results under the profile '\(profile)' (it was run under: "
+            case .noSuchRecording: "no such recording in the database"
+            case .notComplete(_, let name, let reason):
+                "\(name): its analysis failed\(reason.map { " (\($0))" } ?? ""), so there is no night to report; fix the file and analyse it again"
+            case .profileNotStored(_, let profile, let stored):
+                "no results under the profile '\(profile)' (it was run under: "
                     + "\(stored.isEmpty ? "none" : stored.joined(separator: ", "))); analyse it again with --profile \(profile) or --profile all"
             }
         }
@@ -36,7 +38,7 @@ public struct NightReportBuilder {
     public func report(recordingID id: Int64, profile: String) throws -> NightReport {
         guard let record = try store.recording(id: id) else { throw Failure.noSuchRecording(id) }
         guard record.status == "complete", let start = record.startUTC.flatMap(UTCTimestamp.parse) else {
-            throw Failure.notComplete(id, record.fileName)
+            throw Failure.notComplete(id, record.fileName, reason: record.errorMessage)
         }
         let runs = (try store.profileRuns()[id] ?? []).map(\.profile)
         guard runs.contains(profile) else { throw Failure.profileNotStored(id, profile: profile, stored: runs) }

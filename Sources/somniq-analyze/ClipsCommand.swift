@@ -123,7 +123,7 @@ struct ClipsCommand: ParsableCommand {
             })
             try sink.finish()
         } catch {
-            Terminal.error("\(index): error: cannot write the index of the \(written.count) clips written: \(error)")
+            Terminal.error("\(index): error: cannot write the index of the \(Formatting.counted(written.count, "clip")) written: \(error)")
             throw ExitStatus.nothingDone
         }
         Terminal.error("wrote \(Formatting.counted(written.count, "clip")) and index.csv to \(output)")

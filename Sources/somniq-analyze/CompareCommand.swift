@@ -37,9 +37,9 @@ struct CompareCommand: ParsableCommand {
             do {
                 let id = try Int64(recording).flatMap { try store.recording(id: $0)?.id } ?? store.recordingID(forPath: recording)
                 if let id, let record = try store.recording(id: id), record.status != "complete" {
-                    Terminal.error("recording \(id) (\(Formatting.printable(record.fileName))) was not analysed: its analysis failed"
-                                   + (record.errorMessage.map { " (\($0))" } ?? "") + "; nothing to compare. Fix the file and analyse "
-                                   + "it again, or compare the file itself")
+                    Terminal.error("recording \(id) (\(Formatting.printable(record.fileName))): error: its analysis failed"
+                                   + (record.errorMessage.map { " (\($0))" } ?? "") + ", so there is nothing to compare; fix the file "
+                                   + "and analyse it again, or compare the file itself")
                     throw ExitStatus.nothingDone
                 }
                 if let id { data = try store.recordingData(id: id) }

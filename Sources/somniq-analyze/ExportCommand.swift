@@ -107,6 +107,7 @@ enum RecordingSelection {
     static func checkProfile(_ profile: String?, store: AnalysisStore, db: String) throws {
         guard let profile else { return }
         let known = try store.storedProfiles()
+        if known.isEmpty { try refuseNoNight(store: store, db: db) }
         guard known.contains(profile) else {
             throw ValidationError("unknown profile '\(profile)'; \(db) holds results of: \(known.joined(separator: ", "))")
         }
@@ -115,9 +116,20 @@ enum RecordingSelection {
     static func checkClass(_ id: String?, store: AnalysisStore, db: String) throws {
         guard let id else { return }
         let known = try store.storedClassIDs()
+        if known.isEmpty { try refuseNoNight(store: store, db: db) }
         guard known.contains(id) else {
             throw ValidationError("unknown class '\(id)'; the recordings in \(db) know: \(known.joined(separator: ", "))")
         }
+    }
+
+    /// A database with no analysed night (empty, or only files whose analysis failed) knows no profile or class: said as
+    /// that, with what to do, rather than as an unknown profile among none.
+    private static func refuseNoNight(store: AnalysisStore, db: String) throws -> Never {
+        let failed = try store.recordings().filter { $0.status != "complete" }.count
+        Terminal.error("\(db): error: no analysed night"
+                       + (failed > 0 ? " (\(Formatting.counted(failed, "recording")) whose analysis failed; 'somniq-analyze recordings --db \(db)' says why)" : "")
+                       + "; analyse a recording first ('somniq-analyze analyze FILE --db \(db)')")
+        throw ExitStatus.nothingDone
     }
 
     static func resolve(_ arguments: [String], store: AnalysisStore, db: String) throws -> [Int64] {

@@ -50,8 +50,8 @@ struct MergeCommand: ParsableCommand {
         if let signal = interruption.received {
             let merged = reports.filter { $0.outcome != nil }
             let added = merged.reduce(0) { $0 + ($1.outcome?.added ?? 0) }
-            Terminal.error("interrupted by \(signal == SIGINT ? "SIGINT" : "SIGTERM"): merged \(merged.count) of \(shards.count) shards "
-                           + "into \(into) (\(added) recordings added), the shard under way not at all; run the same command again "
+            Terminal.error("interrupted by \(signal == SIGINT ? "SIGINT" : "SIGTERM"): merged \(merged.count) of \(Formatting.counted(shards.count, "shard")) "
+                           + "into \(into) (\(Formatting.counted(added, "recording")) added), the shard under way not at all; run the same command again "
                            + "to merge the rest (what the study holds is skipped)")
             discardIfEmpty(reports)
             throw ExitCode(128 + signal)
@@ -62,8 +62,8 @@ struct MergeCommand: ParsableCommand {
                 added += outcome.added
                 already += outcome.alreadyThere
                 failures += outcome.failuresAdded
-                Terminal.error("\(report.shard): \(outcome.added) recordings added, \(outcome.alreadyThere) already in the study"
-                               + (outcome.failuresAdded > 0 ? ", \(outcome.failuresAdded) failed files recorded" : ""))
+                Terminal.error("\(report.shard): \(Formatting.counted(outcome.added, "recording")) added, \(outcome.alreadyThere) already in the study"
+                               + (outcome.failuresAdded > 0 ? ", \(Formatting.counted(outcome.failuresAdded, "failed file")) recorded" : ""))
             } else {
                 refused += 1
                 // A store error names its file already; a refusal of ours is prefixed with the shard.
@@ -72,7 +72,7 @@ struct MergeCommand: ParsableCommand {
             }
         }
         Terminal.error("merged \(reports.count - refused) of \(Formatting.counted(reports.count, "shard")) into \(into): \(Formatting.counted(added, "recording")) added, "
-                       + "\(already) already there, \(failures) failed files recorded" + (refused > 0 ? "; \(refused) refused" : ""))
+                       + "\(already) already there, \(Formatting.counted(failures, "failed file")) recorded" + (refused > 0 ? "; \(refused) refused" : ""))
         discardIfEmpty(reports)
         if reports.contains(where: \.studyFailed) { throw ExitStatus.nothingDone }
         if refused > 0 { throw ExitStatus.someInputsFailed }

@@ -63,12 +63,14 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         let store = try StoreOpening.open(db, existing: true)
-        try RecordingSelection.checkProfile(profile, store: store, db: db)
         let ids = try RecordingSelection.resolve(recordings, store: store, db: db)
         guard !ids.isEmpty else {
             Terminal.error("\(db) holds no analysed recording; analyse some first ('somniq-analyze analyze FILE --db \(db)')")
             throw ExitStatus.nothingDone
         }
+        // Recordings named whose analysis failed are each said so by the writer, with the reason; with no night stored
+        // at all there is no profile to check the name against.
+        if try !store.storedProfiles().isEmpty { try RecordingSelection.checkProfile(profile, store: store, db: db) }
         if output == "-" {
             guard ids.count == 1 else {
                 throw ValidationError("--output - writes one night's page to standard output; \(ids.count) recordings make several pages: give a folder")

@@ -17,7 +17,7 @@ import Testing
         }
     }
 
-    @Test func compareOfARecordingWhoseAnalysisFailedSaysSo() throws {
+    @Test func aRecordingWhoseAnalysisFailedIsSaidSoByCompareReportExportAndClips() throws {
         let scratch = Scratch()
         let bad = scratch.file("notes.wav")
         try "not audio".write(toFile: bad, atomically: true, encoding: .utf8)
@@ -25,8 +25,19 @@ import Testing
         #expect(try CommandRunner.run(["analyze", bad, "--db", db]).status == 1)
         let compared = try CommandRunner.run(["compare", "1", "--db", db])
         #expect(compared.status == 2)
-        #expect(compared.stderr.contains("recording 1 (notes.wav) was not analysed: its analysis failed"), "\(compared.stderr)")
+        #expect(compared.stderr.contains("recording 1 (notes.wav): error: its analysis failed ("), "\(compared.stderr)")
         #expect(!compared.stderr.contains("no recording 1"))
+        let reported = try CommandRunner.run(["report", "1", "--db", db, "--output", scratch.file("night.html")])
+        #expect(reported.status == 2, "nothing written")
+        #expect(reported.stderr.contains("recording 1: error: notes.wav: its analysis failed ("), "the id once, the reason said: \(reported.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("night.html")))
+        // A database of failed files alone knows no profile: said as no night, not as an unknown profile among none.
+        for command in [["export", "--format", "csv", "--what", "episodes", "--profile", "balanced"], ["clips", "--output", scratch.file("clips")]] {
+            let run = try CommandRunner.run(command + ["--db", db])
+            #expect(run.status == 2, "\(command[0]): \(run.stderr)")
+            #expect(run.stderr.contains("error: no analysed night (1 recording whose analysis failed;"), "\(command[0]): \(run.stderr)")
+            #expect(!run.stderr.contains("unknown profile"), "\(run.stderr)")
+        }
     }
 
     /// A manifest's `start` column is honoured per row (an empty cell leaves the file's own start), and a start that is

@@ -94,6 +94,11 @@ enum FixtureStudy {
         let study = scratch.file("study.sqlite")
         let merged = try CommandRunner.run(["merge"] + shards + ["--into", study])
         #expect(merged.status == 0, "\(merged.stderr)")
+        // Each shard's line counts its recordings in words that agree with the number ("1 recording added").
+        for match in merged.stderr.matches(of: /: (\d+) (recordings?) added/) {
+            #expect((match.1 == "1") == (match.2 == "recording"), "\(match.0)")
+        }
+        #expect(merged.stderr.matches(of: /: (\d+) recordings? added/).count == count + 1, "a line a shard and the total: \(merged.stderr)")
         let result = try FixtureStudy.dump(study)
         for table in whole.keys.sorted() {
             #expect(result[table] == whole[table], "\(table) after merging \(count) shards: \(result[table]?.count ?? 0) rows, unsharded \(whole[table]?.count ?? 0)")
