@@ -29,7 +29,9 @@ struct RegressCommand: ParsableCommand {
     func run() throws {
         let bundle = try ModelOptions.load(modelOptions.model ?? goldensModel())
         let suite = RegressionSuite(fixturesFolder: fixtures, analyzer: RecordingAnalyzer(bundle: bundle))
-        guard !suite.fixtures().isEmpty else { throw ValidationError("no audio fixtures found in \(fixtures)") }
+        guard !suite.fixtures().isEmpty else { throw ValidationError("no audio fixtures found in \(fixtures)"
+                                                                      + (FileManager.default.fileExists(atPath: fixtures) ? "" : " (no such folder)")
+                                                                      + "; run regress from the repository's top folder, or pass --fixtures PATH") }
         let outcomes = suite.check { Terminal.progress("regress \($0)") }
         Terminal.clearProgress()
         var report = ""

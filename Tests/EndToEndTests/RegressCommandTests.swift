@@ -12,6 +12,15 @@ import Testing
 
     /// The bad-input goldens are a contract: `analyze` on the file alone prints that message and exits with that status;
     /// the files cut short (their golden an analysis with `declaredFrames`) are analysed with a warning.
+    /// Run away from the repository, regress says where it looked and what to do.
+    @Test func regressWithoutItsFixturesSaysWhereToRunIt() throws {
+        let scratch = Scratch()
+        let result = try CommandRunner.run(["regress"], directory: scratch.path)
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("no audio fixtures found in fixtures (no such folder); run regress from the repository's top "
+                                       + "folder, or pass --fixtures PATH"), "\(result.stderr)")
+    }
+
     @Test func badInputsFailAsTheirGoldensSay() throws {
         let badFolder = CommandRunner.root + "/fixtures/bad"
         let names = try FileManager.default.contentsOfDirectory(atPath: badFolder).filter { !$0.hasPrefix(".") }.sorted()
