@@ -17,7 +17,7 @@ public struct NightReportBuilder {
             switch self {
             case .noSuchRecording: "no such recording in the database"
             case .notComplete(_, let name, let reason):
-                "\(name): its analysis failed\(reason.map { " (\($0))" } ?? ""), so there is no night to report; fix the file and analyse it again"
+                "\(Formatting.printable(name)): its analysis failed\(reason.map { " (\(Formatting.printable($0)))" } ?? ""), so there is no night to report; fix the file and analyse it again"
             case .profileNotStored(_, let profile, let stored):
                 "no results under the profile '\(profile)' (it was run under: "
                     + "\(stored.isEmpty ? "none" : stored.joined(separator: ", "))); analyse it again with --profile \(profile) or --profile all"
