@@ -94,9 +94,10 @@ enum FixtureStudy {
         let study = scratch.file("study.sqlite")
         let merged = try CommandRunner.run(["merge"] + shards + ["--into", study])
         #expect(merged.status == 0, "\(merged.stderr)")
-        // Each shard's line counts its recordings in words that agree with the number ("1 recording added").
-        for match in merged.stderr.matches(of: /: (\d+) (recordings?) added/) {
-            #expect((match.1 == "1") == (match.2 == "recording"), "\(match.0)")
+        // Each line counts its recordings and failed files in words that agree with the number ("1 recording added",
+        // "1 failed file recorded"; the 7 shards hold both).
+        for match in merged.stderr.matches(of: /[:,] (\d+) (recordings? added|failed files? recorded)/) {
+            #expect((match.1 == "1") == !match.2.contains("s "), "\(match.0)")
         }
         #expect(merged.stderr.matches(of: /: (\d+) recordings? added/).count == count + 1, "a line a shard and the total: \(merged.stderr)")
         let result = try FixtureStudy.dump(study)
