@@ -32,7 +32,7 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "What to export: windows, detections, alerts, episodes, events (each snore and cough, timed to 10 ms), or nights (one row each).")
     var what: Exporter.What = .episodes
 
-    @Option(help: ArgumentHelp("Time zone that dates the nights (--what nights), a tz database name; default: this machine's.",
+    @Option(help: ArgumentHelp("Time zone that dates the nights (--what nights), a tz database name in any letter case; default: this machine's.",
                                valueName: "zone"))
     var timezone: String?
 
@@ -46,9 +46,7 @@ struct ExportCommand: ParsableCommand {
     var force = false
 
     func run() throws {
-        if let timezone, TimeZone(identifier: timezone) == nil {
-            throw ValidationError("unknown time zone '\(timezone)'; use a tz database name such as Europe/Berlin, America/New_York or UTC")
-        }
+        let zone = try TimeZoneOption.zone(timezone) ?? .current
         let store = try StoreOpening.open(db, existing: true)
         let ids = try RecordingSelection.resolve(recording, store: store, db: db)
         try RecordingSelection.checkProfile(profile, store: store, db: db)
@@ -83,7 +81,7 @@ struct ExportCommand: ParsableCommand {
             throw ExitStatus.nothingDone
         }
         do {
-            try Exporter(store: store, timeZone: timezone.flatMap(TimeZone.init(identifier:)) ?? .current)
+            try Exporter(store: store, timeZone: zone)
                 .export(recordings: ids, what: what, profile: profile, format: format, to: sink)
             try sink.finish()
         } catch let error as Exporter.Error {

@@ -30,7 +30,7 @@ struct ReportCommand: ParsableCommand {
 
     @OptionGroup var modelOptions: ModelOptions
 
-    @Option(help: ArgumentHelp("Time zone for clock times, as tz database name (default: the system's, $TZ).", valueName: "zone"))
+    @Option(help: ArgumentHelp("Time zone for clock times, a tz database name in any letter case (default: the system's, $TZ).", valueName: "zone"))
     var timezone: String?
 
     @Flag(help: "Embed each episode's clip in the page (base64 WAV) rather than in a folder beside it.")
@@ -56,9 +56,7 @@ struct ReportCommand: ParsableCommand {
         if !(0...600).contains(margin) { throw ValidationError("--margin must lie in 0...600 seconds") }
         if !(1...3600).contains(clipSeconds) { throw ValidationError("--clip-seconds must lie in 1...3600 seconds") }
         if embedAudio && noAudio { throw ValidationError("--embed-audio and --no-audio exclude each other") }
-        if let timezone, TimeZone(identifier: timezone) == nil {
-            throw ValidationError("unknown time zone '\(timezone)'; use a tz database name such as Europe/Berlin, America/New_York or UTC")
-        }
+        _ = try TimeZoneOption.zone(timezone)
     }
 
     func run() throws {
@@ -82,7 +80,7 @@ struct ReportCommand: ParsableCommand {
         if ids.count > 1 && ReportWriter.isSinglePagePath(output) {
             throw ValidationError("\(ids.count) recordings make several pages and a trend page: give --output a folder, not \(output)")
         }
-        let zone = timezone.flatMap(TimeZone.init(identifier:)) ?? TimeZone.current
+        let zone = try TimeZoneOption.zone(timezone) ?? TimeZone.current
         var options = ReportWriter.Options(profile: profile, clock: LocalClock(timeZone: zone), embedAudio: embedAudio,
                                            withoutAudio: noAudio, margin: margin, maximumClipSeconds: clipSeconds)
         options.database = db

@@ -273,4 +273,21 @@ enum AnalysedNight {
         #expect(zone.status == 64 && zone.stderr.contains("unknown time zone 'Mars/Olympus'"), "\(zone.stderr)")
         #expect(try CommandRunner.run(["export", "--db", db, "--what", "nights", "--format", "dcase"]).status == 64)
     }
+
+    /// Found as a new user would: `--timezone utc` and `europe/berlin` were refused (tz names are case-sensitive, and
+    /// the message itself suggested "UTC"), and a city alone was told only to use a tz database name.
+    @Test func aTimeZoneIsReadWhateverItsCaseAndACityIsPointedToItsName() throws {
+        func nights(_ zone: String) throws -> CommandResult {
+            try CommandRunner.run(["export", "--db", db, "--what", "nights", "--format", "csv", "--timezone", zone])
+        }
+        let berlin = try nights("Europe/Berlin"), utc = try nights("UTC")
+        #expect(berlin.status == 0 && utc.status == 0, "\(berlin.stderr) \(utc.stderr)")
+        #expect(try nights("europe/berlin").stdout == berlin.stdout)
+        #expect(try nights("utc").stdout == utc.stdout)
+        let city = try nights("Berlin")
+        #expect(city.status == 64 && city.stderr.contains("unknown time zone 'Berlin'; did you mean Europe/Berlin?"),
+                "\(city.stderr)")
+        let spaced = try nights("new york")
+        #expect(spaced.status == 64 && spaced.stderr.contains("did you mean America/New_York?"), "\(spaced.stderr)")
+    }
 }

@@ -127,6 +127,8 @@ private enum ReportedNights {
         #expect(profile.status == 64 && profile.stderr.contains("unknown profile 'loose'"), "\(profile.stderr)")
         let zone = try CommandRunner.run(["report", "1", "--db", db, "--timezone", "Mars/Olympus", "--output", scratch.file("x.html")])
         #expect(zone.status == 64 && zone.stderr.contains("unknown time zone"), "\(zone.stderr)")
+        let city = try CommandRunner.run(["report", "1", "--db", db, "--timezone", "Berlin", "--output", scratch.file("x.html")])
+        #expect(city.status == 64 && city.stderr.contains("did you mean Europe/Berlin?"), "\(city.stderr)")
         let several = try CommandRunner.run(["report", "1", "2", "--db", db, "--output", scratch.file("x.html")])
         #expect(several.status == 64 && several.stderr.contains("give --output a folder"), "\(several.stderr)")
         let missing = try CommandRunner.run(["report", "99", "--db", db, "--output", scratch.file("x.html")])
