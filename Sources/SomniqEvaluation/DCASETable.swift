@@ -37,17 +37,32 @@ public enum DCASETable {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             if number == 0, fields.count >= 2, Double(fields[1]) == nil { continue }  // header
             guard fields.count == 4 else {
-                throw .malformed(path: path, line: number + 1, reason: "\(fields.count) fields")
+                throw .malformed(path: path, line: number + 1, reason: fieldCountProblem(fields))
             }
             guard let onset = Double(fields[1]), let offset = Double(fields[2]), onset.isFinite, offset.isFinite,
                   onset >= 0, offset >= onset else {
-                throw .malformed(path: path, line: number + 1, reason: "onset and offset must be seconds with 0 ≤ onset ≤ offset")
+                throw .malformed(path: path, line: number + 1,
+                                 reason: "onset '\(fields[1])' and offset '\(fields[2])' must be seconds with 0 ≤ onset ≤ offset")
             }
             guard !fields[3].isEmpty else { throw .malformed(path: path, line: number + 1, reason: "empty event label") }
             events.append(SoundEvent(file: unescape(FormulaCells.restored(fields[0])), onset: onset, offset: offset,
                                      label: unescape(FormulaCells.restored(fields[3]))))
         }
         return events
+    }
+
+    /// What is wrong with a row of other than four tab-separated fields, with the likeliest cause: a table saved with
+    /// commas, or an Audacity label track (onset, offset, label), which names no file.
+    static func fieldCountProblem(_ fields: [String]) -> String {
+        let count = "\(fields.count) field\(fields.count == 1 ? "" : "s")"
+        if fields.count == 1, fields[0].split(separator: ",").count == 4 {
+            return "\(count): its columns are separated by commas; the table is tab-separated (save it as tab-separated text)"
+        }
+        if fields.count == 3, Double(fields[0]) != nil, Double(fields[1]) != nil {
+            return "\(count), onset, offset and label with no file name (an Audacity label track?); put the recording's "
+                + "file name first"
+        }
+        return count
     }
 
     public static func parse(contentsOf path: String) throws(ParseError) -> [SoundEvent] {
