@@ -40,12 +40,15 @@ public enum CrossValidation {
 
     /// For each scored clip (not an augmented copy), the prediction of the model fitted without the clip's fold.
     /// A model scored on a fold never trains on an augmented copy mixed over a background from that fold.
-    public static func run(_ dataset: FitDataset, folds: Int, fitter: ModelFitter, base: ClassifierModel) -> [Int: Prediction] {
+    /// `unfitted` hears the clips of each fold without which no class had enough examples to fit: the base model scored
+    /// them as it is, so their scores say nothing of the fit.
+    public static func run(_ dataset: FitDataset, folds: Int, fitter: ModelFitter, base: ClassifierModel,
+                           unfitted: ([Int]) -> Void = { _ in }) -> [Int: Prediction] {
         let assignment = dataset.folds(folds)
         let splits = (0..<folds).map { fold in
             dataset.clips.indices.filter { assignment[$0] == fold && !dataset.clips[$0].augmented }
         }
-        return holdOut(dataset, splits: splits, bySource: false, fitter: fitter, base: base)
+        return holdOut(dataset, splits: splits, bySource: false, fitter: fitter, base: base, unfitted: unfitted)
     }
 
     /// Fold `fold` of `folds` as `run` cuts them: its clips (recordings, not copies), and every clip that may train a
@@ -75,23 +78,25 @@ public enum CrossValidation {
     /// Leave one source out: for each source (the manifest's `source` column), the predictions for its clips of a
     /// model fitted on every other source (and on no copy mixed over a background from it). Clips without a source
     /// are not scored.
-    public static func leaveOneSourceOut(_ dataset: FitDataset, fitter: ModelFitter, base: ClassifierModel) -> [Int: Prediction] {
+    public static func leaveOneSourceOut(_ dataset: FitDataset, fitter: ModelFitter, base: ClassifierModel,
+                                         unfitted: ([Int]) -> Void = { _ in }) -> [Int: Prediction] {
         let sources = Set(dataset.clips.compactMap(\.source)).sorted()
         let splits = sources.map { source in
             dataset.clips.indices.filter { dataset.clips[$0].source == source && !dataset.clips[$0].augmented }
         }
-        return holdOut(dataset, splits: splits, bySource: true, fitter: fitter, base: base)
+        return holdOut(dataset, splits: splits, bySource: true, fitter: fitter, base: base, unfitted: unfitted)
     }
 
     /// Fits, for each split, on every clip that may train a model scored on it, and predicts the split's clips.
-    static func holdOut(_ dataset: FitDataset, splits: [[Int]], bySource: Bool, fitter: ModelFitter, base: ClassifierModel)
-        -> [Int: Prediction] {
+    static func holdOut(_ dataset: FitDataset, splits: [[Int]], bySource: Bool, fitter: ModelFitter, base: ClassifierModel,
+                        unfitted: ([Int]) -> Void) -> [Int: Prediction] {
         var predictions: [Int: Prediction] = [:]
         for scored in splits where !scored.isEmpty {
             let groups = Set(scored.map { dataset.clips[$0].group })
             let sources = bySource ? Set(scored.compactMap { dataset.clips[$0].source }) : []
             let training = dataset.clips.indices.filter { dataset.clips[$0].mayTrain(scoredGroups: groups, sources: sources) }
-            let (model, _) = fitter.fit(dataset, clipIndices: training, base: base)
+            let (model, reports) = fitter.fit(dataset, clipIndices: training, base: base)
+            if !reports.contains(where: \.fitted) { unfitted(scored) }
             let classifier = Classifier(model: model.choosingClips)
             for index in scored {
                 let clip = dataset.clips[index]

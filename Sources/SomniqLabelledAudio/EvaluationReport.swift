@@ -130,12 +130,19 @@ public enum EvaluationReport {
         return scores
     }
 
-    public static func clipsTable(_ evaluation: ClipEvaluation) -> String {
-        var text = "Clip rule: \(clipRule).\n"
-        text += "\(Formatting.counted(evaluation.clips.count, "clip")) scored, \(evaluation.excluded) excluded by the label map, "
-            + "\(evaluation.unjudged) predicted as a class their mixed bag may hold (not judged); "
+    /// How a window of a recording labelled by events is scored (`fit --labels --cross-validate`).
+    public static let windowRule = "each window's top class (above the model's detection floor) against the class of "
+        + "the event covering half of it, or none of ours (other)"
+
+    /// The scores as a table; `windows`: the scored items are the windows of recordings labelled by events, not clips.
+    public static func clipsTable(_ evaluation: ClipEvaluation, windows: Bool = false) -> String {
+        let item = windows ? "window" : "clip"
+        var text = windows ? "Window rule: \(windowRule).\n" : "Clip rule: \(clipRule).\n"
+        text += "\(Formatting.counted(evaluation.clips.count, item)) scored, "
+            + (windows ? "" : "\(evaluation.excluded) excluded by the label map, "
+                + "\(evaluation.unjudged) predicted as a class their mixed bag may hold (not judged); ")
             + "accuracy \(number(evaluation.accuracy)), macro F1 \(number(evaluation.macroF1))\n\n"
-        var table = TextTable(headers: ["class", "F1", "P", "R", "clips", "predicted", "TP"],
+        var table = TextTable(headers: ["class", "F1", "P", "R", "\(item)s", "predicted", "TP"],
                               alignments: [.left, .right, .right, .right, .right, .right, .right])
         for label in evaluation.scoredClasses {
             let counts = evaluation.counts(for: label)
@@ -147,13 +154,14 @@ public enum EvaluationReport {
         var matrix = TextTable(headers: ["label \\ predicted"] + confusion.predictions,
                                alignments: [.left] + confusion.predictions.map { _ in .right })
         for (row, label) in confusion.labels.enumerated() { matrix.append([label] + confusion.counts[row].map(String.init)) }
-        var reliability = TextTable(headers: ["confidence", "clips", "right", "share right"], alignments: [.left, .right, .right, .right])
+        var reliability = TextTable(headers: ["confidence", "\(item)s", "right", "share right"], alignments: [.left, .right, .right, .right])
         for bin in evaluation.reliability {
             reliability.append(["\(Formatting.fixed(Double(bin.lower), 1))–\(Formatting.fixed(Double(bin.lower) + 0.1, 1))",
                                 String(bin.clips), String(bin.correct), Formatting.fixed(Double(bin.correct) / Double(bin.clips), 2)])
         }
         return text + "\nconfusion matrix\n" + matrix.render()
-            + "\nreliability (clips predicted as a class, by that class's geometric mean confidence over the loud windows)\n"
+            + (windows ? "\nreliability (windows whose top class is one of ours, by its confidence)\n"
+                : "\nreliability (clips predicted as a class, by that class's geometric mean confidence over the loud windows)\n")
             + reliability.render()
     }
 

@@ -390,13 +390,42 @@ struct FitCommand: ParsableCommand {
             }
             return (evaluation, shares, changes)
         }
+        // A fold's clips scored by the base model as it is (no class had enough examples without them) say nothing of
+        // the fit: said on stderr, with how to have scores that do.
+        let unit = labels == nil ? "clip" : "recording"
+        func warnOfUnfitted(_ clips: Int, _ scored: Int, _ what: String) {
+            guard clips > 0 else { return }
+            Terminal.error("fit: warning: \(what): for \(clips) of \(Formatting.counted(scored, "scored \(unit)")), no class had "
+                + "--min-examples \(minExamples) examples without them, so the base model "
+                + "(\(baseBundle.classifier.name)@\(baseBundle.classifier.version)) scored them as it is: those scores are "
+                + "its, not the fit's; label more \(labels == nil ? "clips" : "recordings")")
+        }
         if let folds = crossValidate {
-            let (evaluation, shares, changes) = evaluate(CrossValidation.run(dataset, folds: folds, fitter: fitter, base: baseBundle.classifier))
-            sections.append((labels == nil ? "\(folds)-fold cross-validation (clips of one source recording in one fold)"
-                                : "\(folds)-fold cross-validation (each recording in one fold, scored window by window)", evaluation, shares, changes))
+            // Clips of one group (a source recording; with --labels, each recording) stay in one fold.
+            let groups = Set(dataset.clips.filter { !$0.augmented }.map(\.group)).count
+            guard groups >= 2 else {
+                throw ValidationError("--cross-validate \(folds): the data holds \(Formatting.counted(groups, labels == nil ? "source recording" : "recording")), "
+                    + "and each stays in one fold, so no fold can be scored by a model fitted on the rest; label a second one, "
+                    + "or leave out --cross-validate")
+            }
+            if groups < folds {
+                Terminal.error("fit: warning: --cross-validate \(folds): only \(groups) \(labels == nil ? "source recordings" : "recordings"), "
+                    + "each kept in one fold, so \(groups) folds are scored")
+            }
+            var unfitted = 0
+            let predictions = CrossValidation.run(dataset, folds: folds, fitter: fitter, base: baseBundle.classifier,
+                                                  unfitted: { unfitted += $0.count })
+            warnOfUnfitted(unfitted, predictions.count, "--cross-validate \(folds)")
+            let (evaluation, shares, changes) = evaluate(predictions)
+            sections.append((labels == nil ? "\(min(folds, groups))-fold cross-validation (clips of one source recording in one fold)"
+                                : "\(min(folds, groups))-fold cross-validation (each recording in one fold, scored window by window)", evaluation, shares, changes))
         }
         if leaveOneSourceOut {
-            let (evaluation, shares, changes) = evaluate(CrossValidation.leaveOneSourceOut(dataset, fitter: fitter, base: baseBundle.classifier))
+            var unfitted = 0
+            let predictions = CrossValidation.leaveOneSourceOut(dataset, fitter: fitter, base: baseBundle.classifier,
+                                                                unfitted: { unfitted += $0.count })
+            warnOfUnfitted(unfitted, predictions.count, "--leave-one-source-out")
+            let (evaluation, shares, changes) = evaluate(predictions)
             sections.append(("leave one source out (each source scored by a model fitted on the others)", evaluation, shares, changes))
         }
         if !sections.isEmpty {
@@ -411,7 +440,7 @@ struct FitCommand: ParsableCommand {
                 scoresText = "{\n" + parts.joined(separator: ",\n") + "\n}\n"
             } else {
                 for (title, evaluation, shares, _) in sections {
-                    scoresText += title + "\n" + EvaluationReport.clipsTable(evaluation)
+                    scoresText += title + "\n" + EvaluationReport.clipsTable(evaluation, windows: labels != nil)
                     if !shares.isEmpty {
                         scoresText += "clips whose prediction is unchanged:\n"
                         for (name, share) in shares { scoresText += "  \(name): \(String(format: "%.1f", 100 * share))%\n" }

@@ -179,8 +179,8 @@ import Testing
 
     /// Two event-labelled nights, cross-validated: scored window by window against their labels (never file names as
     /// classes); and labels too few for any class: nothing is written, the tool says what was not fitted and why.
-    @Test func eventLabelledNightsCrossValidateByWindowAndTooFewLabelsFail() throws {
-        let scratch = Scratch()
+    /// Two synthesised four-minute nights at 8 kHz in `nights/`, their events in one DCASE table, `labels.tsv`.
+    func makeLabelledNights(_ scratch: Scratch) throws {
         try FileManager.default.createDirectory(atPath: scratch.file("nights"), withIntermediateDirectories: true)
         for seed in 1...2 {
             #expect(try CommandRunner.run(["night", "--output", scratch.file("nights/night\(seed).wav"), "--labels",
@@ -190,6 +190,11 @@ import Testing
         let tables = try (1...2).map { try String(contentsOfFile: scratch.file("labels\($0).tsv"), encoding: .utf8) }
         try (tables[0] + tables[1].split(separator: "\n").dropFirst().joined(separator: "\n") + "\n")
             .write(toFile: scratch.file("labels.tsv"), atomically: true, encoding: .utf8)
+    }
+
+    @Test func eventLabelledNightsCrossValidateByWindowAndTooFewLabelsFail() throws {
+        let scratch = Scratch()
+        try makeLabelledNights(scratch)
         let scored = try CommandRunner.run(["fit", "--clips", scratch.file("nights"), "--labels", scratch.file("labels.tsv"),
                                             "--cross-validate", "2", "--min-examples", "1", "--rounds", "10", "--format", "json"])
         #expect(scored.status == 0, "\(scored.stderr)")
@@ -210,6 +215,36 @@ import Testing
         #expect(few.stderr.contains("no class could be fitted, so no model was written") && few.stderr.contains("snoring (1 example: ")
             && few.stderr.contains("--min-examples 5"), "\(few.stderr)")
         #expect(!FileManager.default.fileExists(atPath: scratch.file("mine")))
+    }
+
+    /// Found as a new user would, fitting to one labelled night: `--cross-validate 2` printed "2-fold cross-validation"
+    /// with the scores of the base model (a model fitted on nothing but the other, empty fold), tabled as "clips"
+    /// under the clip rule. Now one recording is refused, fewer recordings than folds are said, folds without which
+    /// no class could be fitted are named as the base model's scores, and windows are called windows.
+    @Test func crossValidationSaysWhatItCouldNotScore() throws {
+        let scratch = Scratch()
+        try makeLabelledNights(scratch)
+        let one = try CommandRunner.run(["fit", "--clips", scratch.file("nights/night1.wav"), "--labels", scratch.file("labels.tsv"),
+                                         "--cross-validate", "2", "--out", scratch.file("mine")])
+        #expect(one.status == 64 && one.stderr.contains("--cross-validate 2: the data holds 1 recording, and each stays in one fold"),
+                "\(one.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("mine")))
+
+        let unfitted = try CommandRunner.run(["fit", "--clips", scratch.file("nights"), "--labels", scratch.file("labels.tsv"),
+                                              "--cross-validate", "3", "--min-examples", "1000"])
+        #expect(unfitted.status == 0, "\(unfitted.stderr)")
+        #expect(unfitted.stderr.contains("--cross-validate 3: only 2 recordings, each kept in one fold, so 2 folds are scored"),
+                "\(unfitted.stderr)")
+        #expect(unfitted.stderr.contains("for 2 of 2 scored recordings, no class had --min-examples 1000 examples without them, "
+                                         + "so the base model (") && unfitted.stderr.contains(") scored them as it is"),
+                "\(unfitted.stderr)")
+        #expect(unfitted.stdout.hasPrefix("2-fold cross-validation (each recording in one fold, scored window by window)\nWindow rule: "),
+                "\(unfitted.stdout.prefix(300))")
+        #expect(unfitted.stdout.contains(" windows scored, accuracy ") && !unfitted.stdout.contains("clips scored"))
+
+        let fitted = try CommandRunner.run(["fit", "--clips", scratch.file("nights"), "--labels", scratch.file("labels.tsv"),
+                                            "--cross-validate", "2", "--min-examples", "1", "--rounds", "10"])
+        #expect(fitted.status == 0 && !fitted.stderr.contains("warning"), "\(fitted.stderr)")
     }
 
     /// `--version` is the tool's everywhere; the fitted model's version is `--model-version`.
