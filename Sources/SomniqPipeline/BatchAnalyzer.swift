@@ -15,8 +15,11 @@ public final class BatchAnalyzer: @unchecked Sendable {
     public enum Outcome: Sendable {
         case analysed(RecordingData, [ProfileResult])
         /// Already in the database with this model; `addedProfiles` were computed from its stored confidences, and
-        /// where a new start time was given, `startMoved` says what it was set to.
-        case skipped(path: String, reason: String, addedProfiles: [String], startMoved: String? = nil)
+        /// where a new start time was given, `startMoved` says what it was set to. `elsewhere`: the audio was stored
+        /// from another file, which still holds it (`copy`: this file is a copy of it) or is gone (this file was moved
+        /// there, and the stored recording now points here).
+        case skipped(path: String, reason: String, addedProfiles: [String], startMoved: String? = nil,
+                     elsewhere: (path: String, copy: Bool)? = nil)
         case failed(path: String, code: String, reason: String)
     }
 
@@ -45,6 +48,8 @@ public final class BatchAnalyzer: @unchecked Sendable {
         public var profilesAdded: [(path: String, profiles: [String])] = []
         /// Files already done whose start time was set to the one given, and what it was.
         public var startsMoved: [(path: String, message: String)] = []
+        /// Files whose audio was stored from another file (a copy of it, or a file moved), and what was made of it.
+        public var elsewhere: [(path: String, reason: String, copy: Bool)] = []
     }
 
     public let analyzer: RecordingAnalyzer
@@ -146,10 +151,11 @@ public final class BatchAnalyzer: @unchecked Sendable {
                 progress.cutShort += 1
             }
             if let warning = CancellingChannels.warning(data) { progress.warnings.append((data.path, warning)) }
-        case .skipped(let path, _, let added, let moved):
+        case .skipped(let path, let reason, let added, let moved, let earlier):
             progress.skipped += 1
             if !added.isEmpty { progress.profilesAdded.append((path, added)) }
             if let moved { progress.startsMoved.append((path, moved)) }
+            if let earlier { progress.elsewhere.append((path, reason, earlier.copy)) }
         case .failed(let path, _, let reason):
             progress.failed += 1
             progress.failures.append((path, reason))
@@ -214,9 +220,14 @@ public final class BatchAnalyzer: @unchecked Sendable {
             case .stored:
                 return .analysed(completed.value.data, completed.value.results)
             case .alreadyStored(let id, let previousPath):
-                let reason = previousPath == path ? "already analysed" : "same audio as \(previousPath), already analysed"
+                // The store points a recording moved (its old file gone) to its new place, and notes a copy beside it.
+                let elsewhere = previousPath == path ? nil : (path: previousPath, copy: FileManager.default.fileExists(atPath: previousPath))
+                let reason = elsewhere.map { $0.copy ? "same audio as \($0.path), already analysed"
+                                                     : "moved from \($0.path), already analysed (its night now points here)" }
+                    ?? "already analysed"
                 lock.withLock { progress.audioSecondsHandled += data.durationSeconds }
-                return .skipped(path: path, reason: reason, addedProfiles: [], startMoved: try restarted(id, path: path))
+                return .skipped(path: path, reason: reason, addedProfiles: [], startMoved: try restarted(id, path: path),
+                                elsewhere: elsewhere)
             }
         } catch {
             lock.withLock {

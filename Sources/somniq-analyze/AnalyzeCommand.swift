@@ -157,7 +157,7 @@ struct AnalyzeCommand: ParsableCommand {
                 if printSummaries {
                     Terminal.output(AnalysisReport.text(data, results: results, detectionFloor: bundle.classifier.detectionFloor))
                 }
-            case .skipped(let path, let reason, let added, let moved):
+            case .skipped(let path, let reason, let added, let moved, _):
                 if live {
                     var line = added.isEmpty ? "\(path): skipped: \(reason)" : "\(path): profiles added: \(added.joined(separator: ", "))"
                     if let moved { line += "; \(moved)" }
@@ -187,11 +187,16 @@ struct AnalyzeCommand: ParsableCommand {
                 Terminal.error("\(added.path): profiles added: \(added.profiles.joined(separator: ", "))")
             }
             for moved in summary.startsMoved.sorted(by: { $0.path < $1.path }) { Terminal.error("\(moved.path): \(moved.message)") }
+            // A copy of a stored night, or a night moved, is worth a line even where reruns' skips are not.
+            for file in summary.elsewhere.sorted(by: { $0.path < $1.path }) { Terminal.error("\(file.path): skipped: \(file.reason)") }
         }
-        let updated = Set(summary.profilesAdded.map(\.path) + summary.startsMoved.map(\.path)).count
+        let updatedPaths = Set(summary.profilesAdded.map(\.path) + summary.startsMoved.map(\.path))
+        let copies = Set(summary.elsewhere.filter(\.copy).map(\.path)).subtracting(updatedPaths).count
         let closing = "\(summary.analysed) analysed" + (summary.cutShort == 0 ? "" : " (\(summary.cutShort) cut short)")
-            + (updated > 0 ? ", \(updated) updated (profiles added or start time set)" : "")
-            + ", \(summary.skipped - updated) skipped (already done), \(summary.failed) failed"
+            + (updatedPaths.isEmpty ? "" : ", \(updatedPaths.count) updated (profiles added or start time set)")
+            + ", \(summary.skipped - updatedPaths.count - copies) skipped (already done)"
+            + (copies > 0 ? ", \(copies) skipped (the same audio as another file stored)" : "")
+            + ", \(summary.failed) failed"
             + " of \(Formatting.counted(files.count, "recording")); \(Formatting.fixed(summary.audioSeconds / 3600, 2)) h of audio decoded in "
             + "\(Formatting.fixed(wall, 1)) s\(speed); database \(db)"
         Terminal.error(closing)

@@ -66,6 +66,27 @@ import Testing
         #expect(result.stderr.contains("\(night.path): error: "), "\(result.stderr)")
     }
 
+    /// Found as a new user would: a folder holding a night and a copy of it (a backup beside the original) said "1
+    /// analysed, 1 skipped (already done)" off a terminal, the copy never named. A recording is known by its audio, so
+    /// the copy is still not stored twice, but it is named with the file that holds its audio, and counted apart.
+    @Test func aCopyOfANightIsNamedWithTheFileThatHoldsItsAudio() throws {
+        let scratch = Scratch()
+        let night = try Nights.copies(into: scratch.file("in"), count: 1)[0]
+        let copy = scratch.file("in/night-2, a copy of night 1.wav")
+        try FileManager.default.copyItem(atPath: night, toPath: copy)
+        let db = scratch.file("db.sqlite")
+        let first = try CommandRunner.run(["analyze", scratch.file("in"), "--db", db, "--jobs", "1", "--quiet"])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stderr.contains("\(copy): skipped: same audio as \(night), already analysed"), "\(first.stderr)")
+        #expect(first.stderr.contains("1 analysed, 0 skipped (already done), 1 skipped (the same audio as another file stored), "
+                                      + "0 failed of 2 recordings"), "\(first.stderr)")
+        #expect(try DatabaseCheck(db).queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM recordings") } == 1)
+        // Said once: a rerun finds both done.
+        let again = try CommandRunner.run(["analyze", scratch.file("in"), "--db", db, "--quiet"])
+        #expect(again.stderr.contains("0 analysed, 2 skipped (already done), 0 failed") && !again.stderr.contains("same audio"),
+                "\(again.stderr)")
+    }
+
     /// `--start` on a recording already analysed moves every stored time of day to the new start, without decoding,
     /// and the result is what analysing it with that start gives.
     @Test func aNewStartMovesTheStoredRecording() throws {
