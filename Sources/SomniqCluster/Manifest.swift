@@ -105,6 +105,14 @@ public struct Manifest: Sendable {
                 if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
                 listed.append(line)
             }
+            // One column under a header: `path` is one; another name (`file`, `recording`) that is no file there is one
+            // too, named as such rather than reported as a missing recording.
+            if let first = listed.first, first == firstLine, Self.isPathHeader(first) {
+                listed.removeFirst()
+            } else if let first = listed.first, first == firstLine, !first.hasPrefix("#"), Self.looksLikeHeader([first]),
+                      !FileManager.default.fileExists(atPath: first.hasPrefix("/") ? first : (folder as NSString).appendingPathComponent(first)) {
+                throw .noPathColumn(path, [first.trimmingCharacters(in: .whitespaces)])
+            }
         }
         guard !listed.isEmpty else { throw .empty(path) }
         var seen = Set<String>()

@@ -119,4 +119,21 @@ import Testing
         #expect(throws: Manifest.Failure.self) { try Manifest(path: try write("# nothing\n\n")) }
         #expect(throws: Manifest.Failure.self) { try Manifest(path: "/nonexistent/study.tsv") }
     }
+
+    /// Found as a new user would: a one-column list under a header (`path`, or `file` as a spreadsheet names it) read its
+    /// header as a recording and reported it missing. `path` is a header; another name that is no file is named as a
+    /// header without a `path` column; a first line that is a file (even without an extension) stays a recording.
+    @Test func aOneColumnListMayHaveAHeader() throws {
+        #expect(try Manifest(path: try write("path\nn/1.wav\nn/2.wav\n")).entries.map(\.identity) == ["n/1.wav", "n/2.wav"])
+        #expect(try Manifest(path: try write(" Path \nn/1.wav\n")).entries.map(\.identity) == ["n/1.wav"])
+        #expect {
+            try Manifest(path: try write("file\nn/1.wav\n"))
+        } throws: { error in
+            "\(error)".hasSuffix("study.txt: error: the manifest's header has no 'path' column (it has: file); name the column of "
+                               + "file paths 'path', or list one path a line without a header")
+        }
+        try FileManager.default.createDirectory(atPath: folder + "/n", withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: folder + "/night1", contents: Data())
+        #expect(try Manifest(path: try write("night1\nn/1.wav\n")).entries.map(\.identity) == ["night1", "n/1.wav"])
+    }
 }
