@@ -2,8 +2,8 @@ import ArgumentParser
 import Foundation
 
 /// `--timezone NAME` of `report` and `export`: a tz database name, its letter case forgiven (`europe/berlin`, `utc`:
-/// the names differ in more than case, so at most one matches). A city alone or a near miss is refused with the names
-/// it could mean.
+/// the names differ in more than case, so at most one matches). A city alone (`Berlin`, `new york`) is refused with
+/// the names it could mean.
 enum TimeZoneOption {
     /// The zone `name` names (`nil` for no name), or a usage error saying what was meant.
     static func zone(_ name: String?) throws -> TimeZone? {
