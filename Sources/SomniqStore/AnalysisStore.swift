@@ -33,6 +33,8 @@ public final class AnalysisStore: Sendable {
     /// immutable.
     public init(path: String, upgrade: Bool = true, adoptForeign: Bool = false) throws(StoreError) {
         self.path = path
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue { throw .isFolder(path: path) }
         let readsOnly = !upgrade && FileManager.default.fileExists(atPath: path)
         removesSidecars = readsOnly && !FileManager.default.fileExists(atPath: path + "-wal")
             && !FileManager.default.fileExists(atPath: path + "-shm")
@@ -55,6 +57,7 @@ public final class AnalysisStore: Sendable {
                 } catch let verdict as StoreError {
                     throw verdict
                 } catch {
+                    if Self.isNotADatabase(error) { throw .notADatabase(path: path) }
                     failure = Self.reason(error)
                 }
             }
@@ -71,6 +74,7 @@ public final class AnalysisStore: Sendable {
             } catch let verdict as StoreError {
                 throw verdict
             } catch {
+                if Self.isNotADatabase(error) { throw .notADatabase(path: path) }
                 attempt += 1
                 let message = Self.reason(error)
                 // Another run creating or closing the same database: its locks, its schema steps, or its -wal and
@@ -909,6 +913,11 @@ public final class AnalysisStore: Sendable {
 
     static func isoNow(_ date: Date) -> String {
         UTCTimestamp.format(milliseconds: Int64((date.timeIntervalSince1970 * 1000).rounded()))
+    }
+
+    /// SQLite's verdict on a file that is something else (SQLITE_NOTADB).
+    static func isNotADatabase(_ error: any Error) -> Bool {
+        (error as? DatabaseError)?.resultCode == .SQLITE_NOTADB
     }
 
     static func reason(_ error: any Error) -> String {

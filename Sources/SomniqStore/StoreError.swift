@@ -1,6 +1,12 @@
+import Foundation
+
 /// Why the database could not be opened or written.
 public enum StoreError: Error, CustomStringConvertible, Sendable {
     case cannotOpen(path: String, reason: String)
+    /// The path names a folder, not a database file.
+    case isFolder(path: String)
+    /// The file is no SQLite database (a recording or a text file given as the database, say).
+    case notADatabase(path: String)
     case writeFailed(path: String, reason: String)
     case readFailed(path: String, reason: String)
     case notFound(path: String, what: String)
@@ -15,6 +21,11 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
         switch self {
         case .cannotOpen(let path, let reason):
             "\(path): error: cannot open the database: \(reason); check the path, its folder's permissions and free space"
+        case .isFolder(let path):
+            "\(path): error: is a folder, not a database; name a database file (e.g. "
+                + "\((path as NSString).appendingPathComponent("somniq.sqlite")), created if new)"
+        case .notADatabase(let path):
+            "\(path): error: not an SQLite database (nothing was changed); name the database file, or a new one to create"
         case .writeFailed(let path, let reason):
             "\(path): error: database write failed, nothing of this recording was stored: \(reason)"
         case .readFailed(let path, let reason):

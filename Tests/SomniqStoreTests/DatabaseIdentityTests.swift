@@ -44,6 +44,34 @@ import Testing
         try check.close()
     }
 
+    /// Found as a new user would: `--db` naming a folder said "unable to open database file; check the path, its folder's
+    /// permissions and free space", and a recording given as the database "file is not a database" with the same advice.
+    /// Each is now said as what it is, and the file is left as it was, no log or lock file beside it.
+    @Test func aFolderOrAFileOfAnotherKindIsNamedAsSuch() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for upgrade in [true, false] {
+            #expect {
+                _ = try AnalysisStore(path: folder, upgrade: upgrade)
+            } throws: { error in
+                guard case .isFolder = error as? StoreError else { return false }
+                return "\(error)" == "\(folder): error: is a folder, not a database; name a database file (e.g. \(folder)/somniq.sqlite, created if new)"
+            }
+        }
+        let recording = folder + "/night.wav"
+        let bytes = Data("RIFF\u{24}\u{0}\u{0}\u{0}WAVEfmt ".utf8) + Data(repeating: 7, count: 4096)
+        try bytes.write(to: URL(fileURLWithPath: recording))
+        for upgrade in [true, false] {
+            #expect {
+                _ = try AnalysisStore(path: recording, upgrade: upgrade)
+            } throws: { error in
+                guard case .notADatabase = error as? StoreError else { return false }
+                return "\(error)".hasPrefix("\(recording): error: not an SQLite database (nothing was changed)")
+            }
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: recording)) == bytes)
+        #expect(try files() == ["night.wav"])
+    }
+
     @Test func aNewerVersionsDatabaseIsRefused() throws {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/somniq.sqlite"
