@@ -109,7 +109,7 @@ public struct Manifest: Sendable {
             // too, named as such rather than reported as a missing recording.
             if let first = listed.first, first == firstLine, Self.isPathHeader(first) {
                 listed.removeFirst()
-            } else if let first = listed.first, first == firstLine, !first.hasPrefix("#"), Self.looksLikeHeader([first]),
+            } else if let first = listed.first, first == firstLine, Self.looksLikeHeader([first]),
                       !FileManager.default.fileExists(atPath: first.hasPrefix("/") ? first : (folder as NSString).appendingPathComponent(first)) {
                 throw .noPathColumn(path, [first.trimmingCharacters(in: .whitespaces)])
             }

@@ -392,24 +392,25 @@ struct FitCommand: ParsableCommand {
         }
         // A fold's clips scored by the base model as it is (no class had enough examples without them) say nothing of
         // the fit: said on stderr, with how to have scores that do.
-        let unit = labels == nil ? "clip" : "recording"
+        // What is scored (a clip, or a recording labelled by events), and what stays in one fold.
+        let unit = labels == nil ? "clip" : "recording", group = labels == nil ? "source recording" : "recording"
         func warnOfUnfitted(_ clips: Int, _ scored: Int, _ what: String) {
             guard clips > 0 else { return }
             Terminal.error("fit: warning: \(what): for \(clips) of \(Formatting.counted(scored, "scored \(unit)")), no class had "
                 + "--min-examples \(minExamples) examples without them, so the base model "
                 + "(\(baseBundle.classifier.name)@\(baseBundle.classifier.version)) scored them as it is: those scores are "
-                + "its, not the fit's; label more \(labels == nil ? "clips" : "recordings")")
+                + "its, not the fit's; label more \(unit)s")
         }
         if let folds = crossValidate {
             // Clips of one group (a source recording; with --labels, each recording) stay in one fold.
             let groups = Set(dataset.clips.filter { !$0.augmented }.map(\.group)).count
             guard groups >= 2 else {
-                throw ValidationError("--cross-validate \(folds): the data holds \(Formatting.counted(groups, labels == nil ? "source recording" : "recording")), "
+                throw ValidationError("--cross-validate \(folds): the data holds \(Formatting.counted(groups, group)), "
                     + "and each stays in one fold, so no fold can be scored by a model fitted on the rest; label a second one, "
                     + "or leave out --cross-validate")
             }
             if groups < folds {
-                Terminal.error("fit: warning: --cross-validate \(folds): only \(groups) \(labels == nil ? "source recordings" : "recordings"), "
+                Terminal.error("fit: warning: --cross-validate \(folds): only \(groups) \(group)s, "
                     + "each kept in one fold, so \(groups) folds are scored")
             }
             var unfitted = 0
