@@ -31,6 +31,13 @@ public enum Formatting {
     /// `count` and its noun, singular for one: "1 alert", "0 alerts", "3 episodes".
     public static func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
 
+    /// `text` as one shell word (single-quoted when it holds anything but plain path characters), for a command the
+    /// user is told to run.
+    public static func shellQuoted(_ text: String) -> String {
+        let plain = text.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || "/._-+=:,@".unicodeScalars.contains($0) }
+        return plain && !text.isEmpty ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
     /// `text` as one line that shows what it holds: line breaks, tabs, other control characters and the bidirectional
     /// overrides that could make a name print as something else are written as escapes (`\n`, `\t`, `\u{1B}`), so a
     /// file named with a line break cannot forge a line of a report or an error.

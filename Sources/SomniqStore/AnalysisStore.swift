@@ -9,6 +9,9 @@ import SomniqModel
 /// Every recording is written in one transaction: its recording row, windows, detections, and
 /// each profile's episodes and alerts land together or not at all.
 public final class AnalysisStore: Sendable {
+    /// The database every command reads and writes when not given `--db`: in the working directory.
+    public static let defaultPath = "somniq.sqlite"
+
     public let path: String
     let writer: any DatabaseWriter
     /// Opened read-only where no -wal or -shm file lay beside the database: `close` removes the ones SQLite leaves.

@@ -23,7 +23,7 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
             "\(path): error: cannot open the database: \(reason); check the path, its folder's permissions and free space"
         case .isFolder(let path):
             "\(path): error: is a folder, not a database; name a database file (e.g. "
-                + "\((path as NSString).appendingPathComponent("somniq.sqlite")), created if new)"
+                + "\((path as NSString).appendingPathComponent(AnalysisStore.defaultPath)), created if new)"
         case .notADatabase(let path):
             "\(path): error: not an SQLite database (nothing was changed); name the database file, or a new one to create"
         case .writeFailed(let path, let reason):

@@ -46,7 +46,7 @@ struct AnalyzeCommand: ParsableCommand {
     var shardCount: Int?
 
     @Option(help: ArgumentHelp("SQLite database to write.", valueName: "path"))
-    var db = "somniq.sqlite"
+    var db = AnalysisStore.defaultPath
 
     @Option(help: ArgumentHelp("Profile to run, or 'all'. Default: the model's default (balanced).", valueName: "name|all"))
     var profile: String?

@@ -13,7 +13,7 @@ struct ClipsCommand: ParsableCommand {
         discussion: "The recordings are read where the database says they are; each excerpt is reached by seeking, not by decoding the night.")
 
     @Option(help: ArgumentHelp("SQLite database to read.", valueName: "path"))
-    var db = "somniq.sqlite"
+    var db = AnalysisStore.defaultPath
 
     @Option(help: ArgumentHelp("Recording, by id or path (repeatable); default: every analysed recording.", valueName: "id|path"))
     var recording: [String] = []

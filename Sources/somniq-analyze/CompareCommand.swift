@@ -33,7 +33,9 @@ struct CompareCommand: ParsableCommand {
         // database every command reads by default.
         let database = db ?? (FileManager.default.fileExists(atPath: recording) ? nil : "somniq.sqlite")
         if let db = database, db == self.db || FileManager.default.fileExists(atPath: db) {
-            let store = try StoreOpening.open(db, existing: true)
+            let isFile = FileManager.default.fileExists(atPath: recording)
+            let store = try StoreOpening.open(db, existing: true,
+                                              ifMissing: isFile ? "to compare \(recording) without a database, leave out --db" : nil)
             do {
                 let id = try Int64(recording).flatMap { try store.recording(id: $0)?.id } ?? store.recordingID(forPath: recording)
                 if let id, let record = try store.recording(id: id), record.status != "complete" {

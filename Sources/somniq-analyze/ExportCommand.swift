@@ -21,7 +21,7 @@ struct ExportCommand: ParsableCommand {
             """)
 
     @Option(help: ArgumentHelp("SQLite database to read.", valueName: "path"))
-    var db = "somniq.sqlite"
+    var db = AnalysisStore.defaultPath
 
     @Option(help: ArgumentHelp("Recording to export, by id or path (repeatable); default: every analysed recording.", valueName: "id|path"))
     var recording: [String] = []

@@ -48,7 +48,7 @@ struct FollowCommand: ParsableCommand {
     var record: String?
 
     @Option(help: ArgumentHelp("SQLite database to store the night in at the end.", valueName: "path"))
-    var db = "somniq.sqlite"
+    var db = AnalysisStore.defaultPath
 
     @Option(help: ArgumentHelp("Profile whose alerts are printed. Default: the model's default (balanced).", valueName: "name"))
     var profile: String?

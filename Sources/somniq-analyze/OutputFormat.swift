@@ -1,5 +1,6 @@
 import ArgumentParser
 import SomniqPipeline
+import SomniqStore
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case table, json, csv
@@ -28,7 +29,7 @@ extension TagComparison: FormattedListing {}
 /// The options of a command that only reads the database and lists what it finds.
 struct ListingOptions: ParsableArguments {
     @Option(help: ArgumentHelp("SQLite database to read.", valueName: "path"))
-    var db = "somniq.sqlite"
+    var db = AnalysisStore.defaultPath
 
     @Option(help: "Output format: table, json or csv.")
     var format: OutputFormat = .table

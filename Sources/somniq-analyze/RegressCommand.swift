@@ -61,8 +61,8 @@ struct RegressCommand: ParsableCommand {
         if changed > 0 {
             // The hint repeats the options this run was given, so that it updates these goldens against this model.
             var rerun = ["somniq-analyze", "regress", "--update"]
-            if fixtures != "fixtures" { rerun += ["--fixtures", Self.shellQuoted(fixtures)] }
-            if let model = modelOptions.model { rerun += ["--model", Self.shellQuoted(model)] }
+            if fixtures != "fixtures" { rerun += ["--fixtures", Formatting.shellQuoted(fixtures)] }
+            if let model = modelOptions.model { rerun += ["--model", Formatting.shellQuoted(model)] }
             Terminal.error("\(changed) fixtures differ from their goldens; if the change is intended, run '\(rerun.joined(separator: " "))' and review the diff")
             throw ExitStatus.someInputsFailed
         }
@@ -82,11 +82,5 @@ struct RegressCommand: ParsableCommand {
             return FileManager.default.fileExists(atPath: folder) ? folder : nil
         }
         return nil
-    }
-
-    /// `text` as one shell word (single-quoted when it holds anything but plain path characters).
-    static func shellQuoted(_ text: String) -> String {
-        let plain = text.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || "/._-+=:,@".unicodeScalars.contains($0) }
-        return plain && !text.isEmpty ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

@@ -23,7 +23,7 @@ struct ReportCommand: ParsableCommand {
     var recordings: [String] = []
 
     @Option(help: ArgumentHelp("SQLite database to read.", valueName: "path"))
-    var db = "somniq.sqlite"
+    var db = AnalysisStore.defaultPath
 
     @Option(help: ArgumentHelp("Profile whose episodes and alerts the pages show.", valueName: "name"))
     var profile = "balanced"

@@ -1,4 +1,5 @@
 import Foundation
+import SomniqPipeline
 import SomniqStore
 
 /// Opens the database for a command, or reports why not on stderr and exits with status 2; closes what it opened
@@ -11,9 +12,11 @@ enum StoreOpening {
     ///   - existing: the database must already exist; the command only reads results, so the schema is never changed.
     ///   - adoptForeign: add our tables to a database of another application (`analyze --adopt-database`).
     /// Opens the database at `path`; `existing`: it must exist, and is only read unless `writes` says otherwise.
-    static func open(_ path: String, existing: Bool = false, writes: Bool? = nil, adoptForeign: Bool = false) throws -> AnalysisStore {
+    /// `ifMissing`: what else the user can do when it does not exist, said instead of the usual hint.
+    static func open(_ path: String, existing: Bool = false, writes: Bool? = nil, adoptForeign: Bool = false,
+                     ifMissing: String? = nil) throws -> AnalysisStore {
         if existing, !FileManager.default.fileExists(atPath: path) {
-            Terminal.error("\(path): error: no such database; analyse recordings into it first, or pass --db")
+            Terminal.error("\(path): error: no such database; " + (ifMissing ?? missingHint(path)))
             throw ExitStatus.nothingDone
         }
         do {
@@ -24,6 +27,22 @@ enum StoreOpening {
             Terminal.error(error.description)
             throw ExitStatus.nothingDone
         }
+    }
+
+    /// Where the user may have meant to point: the default is looked for in the working directory, so a command run
+    /// elsewhere is told to name the database; a path given is checked beside the databases its folder holds.
+    static func missingHint(_ path: String) -> String {
+        let folder = (path as NSString).deletingLastPathComponent
+        let nearby = ((try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? [])
+            .filter { ["sqlite", "sqlite3", "db"].contains(($0 as NSString).pathExtension.lowercased()) }
+            .sorted()
+            .map { folder.isEmpty ? $0 : (folder as NSString).appendingPathComponent($0) }
+        let seen = nearby.isEmpty ? "" : " (beside it: \(nearby.prefix(3).joined(separator: ", "))\(nearby.count > 3 ? ", ..." : ""))"
+        if path == AnalysisStore.defaultPath {
+            return "it is the default, looked for in the working directory\(seen); name yours with --db, or analyse "
+                + "recordings first ('somniq-analyze analyze NIGHT.wav' stores them there)"
+        }
+        return "check the path\(seen), or analyse recordings into it first ('somniq-analyze analyze NIGHT.wav --db \(Formatting.shellQuoted(path))')"
     }
 
     /// Closes `store`, a database this command created, and removes it (with its write-ahead log and shared-memory

@@ -18,7 +18,7 @@ struct TagCommand: ParsableCommand {
     var recordings: [String] = []
 
     @Option(help: ArgumentHelp("SQLite database.", valueName: "path"))
-    var db = "somniq.sqlite"
+    var db = AnalysisStore.defaultPath
 
     @Option(help: ArgumentHelp("A tag to add (repeatable).", valueName: "tag"))
     var add: [String] = []

@@ -78,6 +78,30 @@ let sampleNight = CommandRunner.root + "/fixtures/sample-night/sleep_recording_1
         #expect(nothing.stderr.contains("no audio files found"))
     }
 
+    /// A database that is not there is named with what the user likely meant: the default is looked for in the working
+    /// directory (so a command run from elsewhere is told to name it), a path given is shown beside the databases its
+    /// folder holds, and `compare` of a file is told it needs no database at all. Nothing is created.
+    @Test func aMissingDatabaseSaysWhereToLook() throws {
+        try Data().write(to: URL(fileURLWithPath: scratch.file("study.sqlite")))
+        let named = try CommandRunner.run(["recordings", "--db", scratch.file("studdy.sqlite")])
+        #expect(named.status == 2)
+        #expect(named.stderr.contains("studdy.sqlite: error: no such database; check the path (beside it: \(scratch.file("study.sqlite")))"),
+                "\(named.stderr)")
+
+        let byDefault = try CommandRunner.run(["report", "1", "--output", "night.html"], directory: scratch.path)
+        #expect(byDefault.status == 2)
+        #expect(byDefault.stderr.contains("somniq.sqlite: error: no such database; it is the default, looked for in the working directory "
+                                          + "(beside it: study.sqlite); name yours with --db"), "\(byDefault.stderr)")
+
+        let compare = try CommandRunner.run(["compare", sampleNight, "--db", scratch.file("none.sqlite")])
+        #expect(compare.status == 2)
+        #expect(compare.stderr.contains("to compare \(sampleNight) without a database, leave out --db"), "\(compare.stderr)")
+        #expect(!compare.stderr.contains("or pass --db"))
+        for name in ["studdy.sqlite", "somniq.sqlite", "none.sqlite", "night.html"] {
+            #expect(!FileManager.default.fileExists(atPath: scratch.file(name)), "\(name) created")
+        }
+    }
+
     @Test func anExplicitStartWins() throws {
         let db = scratch.file("start.sqlite")
         let result = try CommandRunner.run(["analyze", sampleNight, "--db", db, "--start", "2026-01-02T03:04:05Z"])
