@@ -91,7 +91,7 @@ public struct SoundTiming: Sendable {
         guard !envelope.isEmpty else { return nil }
         let range = blockRange(seconds)
         var power = 0.0
-        for index in range { power += pow(10, Double(envelope[index]) / 10) }
+        for index in range { power += envelope.power(index) }
         return Float(10 * log10(power / Double(range.count)))
     }
 
@@ -136,7 +136,7 @@ public struct SoundTiming: Sendable {
 
     private func power(_ index: Int) -> Double {
         guard index >= 0, index < envelope.count else { return 0 }
-        return pow(10, Double(envelope[index]) / 10)
+        return envelope.power(index)
     }
 
     /// Share of a block filled by the sound, by power: the block between the background and the sound's full level.

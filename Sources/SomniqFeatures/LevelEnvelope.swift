@@ -1,3 +1,5 @@
+import Foundation
+
 /// A recording's level every 10 ms (the feature extractor's micro-blocks over the analysis band, 0–4 kHz), kept
 /// for the whole recording so that events can be timed to the sound's own start and end rather than to the
 /// half-second window grid. One byte a value (0.5 dB steps from −127.5 to 0 dBFS): 360 kB an hour.
@@ -20,6 +22,13 @@ public struct LevelEnvelope: Equatable, Sendable {
 
     /// The level a code stands for, dBFS (codes are in the order of their levels).
     public static func dbfs(code: UInt8) -> Float { Float(code) / 2 + floorDbfs }
+
+    /// The power each code stands for, `10^(dBFS / 10)` as `pow` gives it: looked up where levels are summed as
+    /// powers (a night's timeline sums millions of blocks), the same bits as computing it.
+    public static let powers: [Double] = (0...255).map { pow(10, Double(dbfs(code: UInt8($0))) / 10) }
+
+    /// Power of 10 ms block `index` (`10^(dBFS / 10)`).
+    @inlinable public func power(_ index: Int) -> Double { Self.powers[Int(codes[index])] }
 
     /// Start of block `index`, seconds from the recording's start.
     public static func seconds(_ index: Int) -> Double { Double(index) * secondsPerValue }

@@ -1,3 +1,4 @@
+import Foundation
 import SomniqFeatures
 import Testing
 @testable import SomniqDetection
@@ -16,6 +17,20 @@ import Testing
             envelope.append(dbfs: sound?.2 ?? flicker[(index * 7) % flicker.count])
         }
         return envelope
+    }
+
+    /// The powers looked up for the envelope's codes are the ones `pow` gives, bit for bit (the timeline's levels and
+    /// every stored episode's mean level rest on them), and a stretch's mean level is their power mean.
+    @Test func levelsAreSummedAsThePowersTheyStandFor() {
+        for code in 0...255 {
+            let dbfs = LevelEnvelope.dbfs(code: UInt8(code))
+            #expect(LevelEnvelope.powers[code].bitPattern == pow(10, Double(dbfs) / 10).bitPattern, "code \(code)")
+        }
+        var envelope = LevelEnvelope()
+        for level: Float in [-60, -30, -30, -60] { envelope.append(dbfs: level) }
+        let expected = Float(10 * log10((2 * pow(10, -6.0) + 2 * pow(10, -3.0)) / 4))
+        let mean = SoundTiming(envelope: envelope).meanDbfs(in: 0...0.04)
+        #expect(mean.map { abs($0 - expected) < 1e-4 } == true, "\(String(describing: mean)) against \(expected)")
     }
 
     @Test func theRoomsFlickerIsMeasured() {
