@@ -97,11 +97,13 @@ public struct TrendPage {
                 line += "; snoring \(SnoringWords.percent(with)) of the night against \(SnoringWords.percent(without)), "
                     + "\(Formatting.fixed(perHourWith, 0)) snores an hour against \(Formatting.fixed(perHourWithout, 0))"
             }
+            if let chance = row.chance { line += "; " + esc(chance) }
             if let caution = row.caution { line += " (\(esc(caution)))" }
             html += "<li>\(line).</li>\n"
         }
         html += "</ul>\n<p class=\"note\">Medians over nights, the snore score's range lowest to highest in brackets. Nights "
-            + "differ for many reasons besides what was tried; a difference over a handful of nights may be chance.</p>\n</section>\n"
+            + "differ for many reasons besides what was tried; whether a difference in snore scores could be chance is the "
+            + "rank-sum (Mann-Whitney) test's, and with many tags about one in twenty differs at p &lt; 0.05 by chance alone.</p>\n</section>\n"
     }
 
     /// The snore score and snores an hour night by night, as bars, the tagged nights marked beneath them; each chart's

@@ -5,7 +5,12 @@ import SomniqReports
 extension TagComparison {
     static let columns = ["tag", "with_nights", "with_median_score", "with_lowest_score", "with_highest_score", "with_median_share",
                           "with_median_snores_per_hour", "without_nights", "without_median_score", "without_lowest_score",
-                          "without_highest_score", "without_median_share", "without_median_snores_per_hour", "too_few_nights"]
+                          "without_highest_score", "without_median_share", "without_median_snores_per_hour", "too_few_nights",
+                          "p_value", "smallest_p_value"]
+
+    /// What the p-values are, said under the table and in the JSON.
+    static let testNote = "p: the Wilcoxon rank-sum (Mann-Whitney U) test of the snore scores with the tag against without, "
+        + "two-sided, exact up to \(RankSumTest.exactLimit) nights; with many tags, about one in twenty differs at p < 0.05 by chance alone"
 
     /// The sentences, then a table of the figures; a line saying why there is nothing to compare otherwise.
     public func table() -> String {
@@ -15,16 +20,20 @@ extension TagComparison {
         }
         var text = rows.map { $0.sentence + "\n" }.joined() + "\n"
         var table = TextTable(headers: ["tag", "nights", "median score", "range", "snoring", "snores/h", "without", "median score",
-                                        "range", "snoring", "snores/h"],
-                              alignments: [.left] + Array(repeating: .right, count: 10))
+                                        "range", "snoring", "snores/h", "p"],
+                              alignments: [.left] + Array(repeating: .right, count: 11))
         func cells(_ side: Side) -> [String] {
             [String(side.nights), side.medianScore.map { Formatting.fixed($0, 1) } ?? "",
              side.lowestScore.map { l in "\(Formatting.fixed(l, 0))-\(Formatting.fixed(side.highestScore ?? l, 0))" } ?? "",
              side.medianShare.map { Formatting.fixed($0 * 100, 0) + "%" } ?? "", side.medianSnoresPerHour.map { Formatting.fixed($0, 0) } ?? ""]
         }
-        for row in rows { table.append([row.tag] + cells(row.with) + cells(row.without)) }
+        for row in rows {
+            let p = row.test.map { $0.p < 0.001 ? "<0.001" : Self.pText($0.p) } ?? ""
+            table.append([row.tag] + cells(row.with) + cells(row.without) + [p])
+        }
         text += table.render()
         text += "Snore score 0-100 (docs/guide.md); medians over nights, the range lowest to highest; snoring: share of the night.\n"
+        text += Self.testNote + ".\n"
         return text
     }
 
@@ -40,6 +49,9 @@ extension TagComparison {
                     }
                 }
                 writer.integer(row.isThin ? 1 : 0)
+                for value in [row.test?.p, row.test?.smallestP] {
+                    if let value { writer.number(Self.rounded(p: value)) } else { writer.plain("") }
+                }
                 writer.endRow()
             }
         }
@@ -54,14 +66,19 @@ extension TagComparison {
         var tag: String
         var with, without: JSONSide
         var tooFewNights: Bool
+        var pValue, smallestPValue: Double?
         var sentence: String
     }
 
     struct JSONComparison: Encodable {
         var nights: Int
         var minimumNights: Int
+        var test: String
         var tags: [JSONRow]
     }
+
+    /// A p-value to four significant digits (the tables' 0.001 would turn small ones into 0).
+    static func rounded(p: Double) -> Double { Double(String(format: "%.4g", p))! }
 
     public func json() throws -> String {
         func side(_ side: Side) -> JSONSide {
@@ -70,8 +87,10 @@ extension TagComparison {
                             highestScore: round(side.highestScore), medianShare: round(side.medianShare),
                             medianSnoresPerHour: round(side.medianSnoresPerHour))
         }
-        return try JSONOutput.encode(JSONComparison(nights: nights, minimumNights: Self.minimumNights, tags: rows.map {
-            JSONRow(tag: $0.tag, with: side($0.with), without: side($0.without), tooFewNights: $0.isThin, sentence: $0.sentence)
+        return try JSONOutput.encode(JSONComparison(nights: nights, minimumNights: Self.minimumNights, test: Self.testNote, tags: rows.map {
+            JSONRow(tag: $0.tag, with: side($0.with), without: side($0.without), tooFewNights: $0.isThin,
+                    pValue: $0.test.map { Self.rounded(p: $0.p) }, smallestPValue: $0.test.map { Self.rounded(p: $0.smallestP) },
+                    sentence: $0.sentence)
         }))
     }
 }

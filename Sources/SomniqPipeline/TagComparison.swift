@@ -1,8 +1,8 @@
 import SomniqStore
 
 /// What helped: for each tag, the nights with it against the nights without it (median snore score, snoring share and
-/// snores an hour, and the lowest to highest score), in words a person reads. Nights without a night summary (no
-/// level envelope) are left out.
+/// snores an hour, the lowest to highest score, and whether the scores' difference could be chance), in words a person
+/// reads. Nights without a night summary (no level envelope) are left out.
 public struct TagComparison: Equatable, Sendable {
     /// One side of a comparison: the nights with the tag, or those without.
     public struct Side: Equatable, Sendable {
@@ -34,13 +34,28 @@ public struct TagComparison: Equatable, Sendable {
         public var tag: String
         public var with: Side
         public var without: Side
+        /// The rank-sum test of the two sides' snore scores; `nil` when a side has no night.
+        public var test: RankSumTest.Result?
 
         /// Fewer than `minimumNights` on a side: a difference may be chance.
         public var isThin: Bool { with.nights < TagComparison.minimumNights || without.nights < TagComparison.minimumNights }
 
-        /// "with mouthguard, 6 nights: median score 23 (18-30); without, 9 nights: 41 (30-55)", and `caution` when a side
-        /// is thin.
-        public var sentence: String { comparison + (caution.map { " (\($0))" } ?? "") }
+        /// "with mouthguard, 6 nights: median score 23 (18-30); without, 9 nights: 41 (30-55); unlikely to be chance
+        /// alone (rank-sum test p = 0.002)", with `caution` instead of the test's verdict when a side is thin.
+        public var sentence: String { comparison + (chance.map { "; \($0)" } ?? "") + (caution.map { " (\($0))" } ?? "") }
+
+        /// What the rank-sum test says of the difference in snore scores, when neither side is thin: unlikely to be
+        /// chance (p < 0.05), could be chance, or too few nights for the test to tell any difference from chance (when
+        /// no split of these nights could give p < 0.05: 3 and 3 nights give 0.10 at best).
+        public var chance: String? {
+            guard !isThin, let test else { return nil }
+            if test.smallestP >= 0.05 {
+                return "\(with.nights) and \(without.nights) nights cannot tell this from chance (rank-sum test: "
+                    + "p = \(TagComparison.pText(test.smallestP)) at best)"
+            }
+            let p = test.p < 0.001 ? "p < 0.001" : "p = " + TagComparison.pText(test.p)
+            return test.p < 0.05 ? "unlikely to be chance alone (rank-sum test \(p))" : "could be chance (rank-sum test \(p))"
+        }
 
         /// "fewer than 3 nights on a side: too few to tell what helped", when a side is thin.
         public var caution: String? {
@@ -62,6 +77,11 @@ public struct TagComparison: Equatable, Sendable {
 
     public static let minimumNights = 3
 
+    /// A p-value to two significant digits ("0.25", "0.031", "0.0042").
+    static func pText(_ p: Double) -> String {
+        p >= 0.095 ? Formatting.fixed(p, 2) : p >= 0.0095 ? Formatting.fixed(p, 3) : Formatting.fixed(p, 4)
+    }
+
     public var rows: [Row]
     /// Nights compared (those with a summary).
     public var nights: Int
@@ -71,8 +91,10 @@ public struct TagComparison: Equatable, Sendable {
         self.nights = nights.count
         let tags = Set(nights.flatMap(\.tags)).sorted()
         rows = tags.map { tag in
-            Row(tag: tag, with: Side(nights.filter { $0.tags.contains(tag) }.map(\.summary)),
-                without: Side(nights.filter { !$0.tags.contains(tag) }.map(\.summary)))
+            let with = nights.filter { $0.tags.contains(tag) }.map(\.summary)
+            let without = nights.filter { !$0.tags.contains(tag) }.map(\.summary)
+            return Row(tag: tag, with: Side(with), without: Side(without),
+                       test: RankSumTest.test(with.map(\.snoreScore), without.map(\.snoreScore)))
         }
     }
 

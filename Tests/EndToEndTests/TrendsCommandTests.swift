@@ -49,21 +49,34 @@ import Testing
         #expect((with["medianShare"] as! Double) < (without["medianShare"] as! Double))
         #expect(guard_["tooFewNights"] as? Bool == false)
         #expect(rows[0]["tooFewNights"] as? Bool == true, "one night with alcohol is too few to tell")
+        // Every guarded night below every other: the most extreme of the 20 ways to split six nights three and three,
+        // which is all three and three can say.
+        let (pValue, smallestP) = (guard_["pValue"] as? Double ?? -1, guard_["smallestPValue"] as? Double ?? -1)
+        #expect(pValue == 0.1 && smallestP == 0.1, "p \(pValue), at best \(smallestP)")
+        let test = value["test"] as? String ?? ""
+        #expect(test.hasPrefix("p: the Wilcoxon rank-sum (Mann-Whitney U) test"), "\(test)")
 
         let table = try CommandRunner.run(["trends", "--db", db])
         let sentence = table.stdout.split(separator: "\n").first { $0.hasPrefix("with mouthguard, 3 nights: median score ") }
         #expect(sentence != nil, "\(table.stdout)")
         #expect(sentence?.contains("; without, 3 nights: ") == true)
+        let verdict = "; 3 and 3 nights cannot tell this from chance (rank-sum test: p = 0.10 at best)"
+        #expect(sentence?.hasSuffix(verdict) == true, "\(table.stdout)")
+        // As the README and the guide quote it.
+        let quoted = "with mouthguard, 3 nights: median score 12 (11-13); without, 3 nights: 74 (73-76)" + verdict
+        #expect(sentence.map(String.init) == quoted, "\(table.stdout)")
         #expect(table.stdout.contains("with alcohol, 1 night: median score ") && table.stdout.contains("too few to tell"))
         let csv = try CommandRunner.run(["trends", "--db", db, "--format", "csv"])
         #expect(csv.stdout.hasPrefix("tag,with_nights,with_median_score,") && csv.stdout.contains("\r\nmouthguard,3,"), "\(csv.stdout)")
+        #expect(csv.stdout.contains(",too_few_nights,p_value,smallest_p_value\r\n") && csv.stdout.contains(",0,0.1,0.1\r\n"), "\(csv.stdout)")
 
         // The trend page says the same and draws both charts, the tagged nights marked.
         let pages = scratch.file("pages")
         let report = try CommandRunner.run(["report", "--db", db, "--timezone", "UTC", "--no-audio", "--output", pages])
         try #require(report.status == 0, "\(report.stderr)")
         let trend = try String(contentsOfFile: pages + "/index.html", encoding: .utf8)
-        #expect(trend.contains("<h2 id=\"helped\">What helped</h2>") && trend.contains(String(sentence ?? "-")))
+        let comparison = String(sentence?.dropLast(verdict.count) ?? "-")
+        #expect(trend.contains("<h2 id=\"helped\">What helped</h2>") && trend.contains(comparison) && trend.contains(verdict + ".</li>"))
         #expect(trend.components(separatedBy: "<svg class=\"bars\"").count - 1 == 2)
         #expect(trend.components(separatedBy: "<rect class=\"bar tagged\"").count - 1 == 2 * 4, "3 guarded nights and 1 with alcohol, in each chart")
         #expect(trend.components(separatedBy: "<rect class=\"tagmark\"").count - 1 == 2 * 4)

@@ -22,7 +22,24 @@ import Testing
         #expect(row.with.nights == 6 && row.with.medianScore == 24 && row.with.lowestScore == 18 && row.with.highestScore == 30)
         #expect(row.without.medianScore == 41)
         #expect(!row.isThin)
-        #expect(row.sentence == "with mouthguard, 6 nights: median score 24 (18-30); without, 9 nights: 41 (30-55)")
+        #expect(row.sentence == "with mouthguard, 6 nights: median score 24 (18-30); without, 9 nights: 41 (30-55); "
+                + "unlikely to be chance alone (rank-sum test p < 0.001)")
+    }
+
+    /// Whether a difference could be chance is the rank-sum test's, and too few nights to tell are said as such.
+    @Test func theDifferenceIsWeighedAgainstChance() {
+        func row(_ with: [Double], _ without: [Double]) -> TagComparison.Row {
+            TagComparison(nights: with.map { (night(score: $0), ["side"]) } + without.map { (night(score: $0), [String]()) }).rows[0]
+        }
+        let overlapping = row([12, 40, 22, 35, 8], [30, 45, 28, 50, 33, 26])
+        #expect(overlapping.chance == "could be chance (rank-sum test p = 0.25)")
+        #expect(overlapping.sentence.hasSuffix("; without, 6 nights: 32 (26-50); could be chance (rank-sum test p = 0.25)"))
+        let apart = row([1, 2, 3], [40, 50, 60])
+        #expect(apart.chance == "3 and 3 nights cannot tell this from chance (rank-sum test: p = 0.10 at best)")
+        let fourAndFour = row([1, 2, 3, 4], [40, 50, 60, 70])
+        #expect(fourAndFour.chance == "unlikely to be chance alone (rank-sum test p = 0.029)")
+        // A thin side is cautioned, and no verdict is drawn from it.
+        #expect(row([1, 2], [40, 50, 60]).chance == nil)
     }
 
     @Test func fewerThanThreeNightsOnASideIsSaid() {
