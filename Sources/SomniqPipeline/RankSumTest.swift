@@ -12,8 +12,8 @@ public enum RankSumTest {
     public struct Result: Equatable, Sendable {
         /// The chance of a rank sum at least as far from its mean as the one observed, either way.
         public var p: Double
-        /// The smallest `p` any split of these values into groups of these sizes can give: above 0.05, the groups are
-        /// too small for this test to tell any difference from chance.
+        /// The smallest `p` any split of these values into groups of these sizes can give: at 0.05 or more, the groups
+        /// are too small for this test to tell any difference from chance.
         public var smallestP: Double
         /// Counted exactly (`false`: the normal approximation).
         public var exact: Bool

@@ -36,13 +36,14 @@ enum StoreOpening {
         let nearby = ((try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? [])
             .filter { ["sqlite", "sqlite3", "db"].contains(($0 as NSString).pathExtension.lowercased()) }
             .sorted()
-            .map { folder.isEmpty ? $0 : (folder as NSString).appendingPathComponent($0) }
-        let seen = nearby.isEmpty ? "" : " (beside it: \(nearby.prefix(3).joined(separator: ", "))\(nearby.count > 3 ? ", ..." : ""))"
+            .map { Formatting.printable(folder.isEmpty ? $0 : (folder as NSString).appendingPathComponent($0)) }
+        let listed = nearby.prefix(3).joined(separator: ", ") + (nearby.count > 3 ? ", ..." : "")
         if path == AnalysisStore.defaultPath {
-            return "it is the default, looked for in the working directory\(seen); name yours with --db, or analyse "
-                + "recordings first ('somniq-analyze analyze NIGHT.wav' stores them there)"
+            return "it is the default, looked for in the working directory" + (nearby.isEmpty ? "" : ", which holds \(listed)")
+                + "; name yours with --db, or analyse recordings first ('somniq-analyze analyze NIGHT.wav' stores them there)"
         }
-        return "check the path\(seen), or analyse recordings into it first ('somniq-analyze analyze NIGHT.wav --db \(Formatting.shellQuoted(path))')"
+        return "check the path" + (nearby.isEmpty ? "" : " (its folder holds \(listed))")
+            + ", or analyse recordings into it first ('somniq-analyze analyze NIGHT.wav --db \(Formatting.shellQuoted(path))')"
     }
 
     /// Closes `store`, a database this command created, and removes it (with its write-ahead log and shared-memory

@@ -85,13 +85,13 @@ let sampleNight = CommandRunner.root + "/fixtures/sample-night/sleep_recording_1
         try Data().write(to: URL(fileURLWithPath: scratch.file("study.sqlite")))
         let named = try CommandRunner.run(["recordings", "--db", scratch.file("studdy.sqlite")])
         #expect(named.status == 2)
-        #expect(named.stderr.contains("studdy.sqlite: error: no such database; check the path (beside it: \(scratch.file("study.sqlite")))"),
+        #expect(named.stderr.contains("studdy.sqlite: error: no such database; check the path (its folder holds \(scratch.file("study.sqlite")))"),
                 "\(named.stderr)")
 
         let byDefault = try CommandRunner.run(["report", "1", "--output", "night.html"], directory: scratch.path)
         #expect(byDefault.status == 2)
-        #expect(byDefault.stderr.contains("somniq.sqlite: error: no such database; it is the default, looked for in the working directory "
-                                          + "(beside it: study.sqlite); name yours with --db"), "\(byDefault.stderr)")
+        #expect(byDefault.stderr.contains("somniq.sqlite: error: no such database; it is the default, looked for in the working directory, "
+                                          + "which holds study.sqlite; name yours with --db"), "\(byDefault.stderr)")
 
         let compare = try CommandRunner.run(["compare", sampleNight, "--db", scratch.file("none.sqlite")])
         #expect(compare.status == 2)
