@@ -24,8 +24,8 @@ import Testing
     @Test func tiedValuesShareTheirRank() {
         // Nights without snoring score 0, often on both sides: 72 of the 462 splits lie as far out (enumerated).
         #expect(abs(p([0, 0, 0, 12, 5], [0, 20, 31, 0, 18, 25]) - 72.0 / 462) < 1e-12)
-        // The trend example of the guide, one score (30) on both sides: 3 of the 5,005 splits, where scipy's exact
-        // method, which ignores ties, says 0.000799.
+        // The example of the issue that asked for trends, one score (30) on both sides: 3 of the 5,005 splits, where
+        // scipy's exact method, which ignores ties, says 0.000799.
         let with: [Double] = [23, 18, 30, 20, 25, 28], without: [Double] = [41, 30, 55, 35, 45, 50, 38, 44, 40]
         #expect(abs(p(with, without) - 3.0 / 5005) < 1e-12)
         #expect(RankSumTest.doubledRanks([5, 1, 5, 3]) == [7, 2, 7, 4])
