@@ -19,6 +19,9 @@ public final class GrowingAudioSource: @unchecked Sendable {
         case idle
         /// `stop()` was called.
         case stopped
+        /// The header stated the audio's whole length when the file was opened, and the audio is what it states (a
+        /// finished CAF: libsndfile reads a CAF no further than its stated length).
+        case complete
     }
 
     public let path: String
@@ -73,6 +76,9 @@ public final class GrowingAudioSource: @unchecked Sendable {
         waits = layout.dataSizeField == nil
         openDataSize = nil
         openDataSize = dataSizeBytes()
+        // A WAV's sizes are always shown as unknown, so a finished one is followed for as long as a recorder that keeps
+        // its header current would be; a CAF's are shown so only where they are open.
+        if dataSizeField != nil, !headerWasOpen, sizeFields.isEmpty { endHere(.complete) }
     }
 
     deinit { close(descriptor) }

@@ -197,6 +197,7 @@ struct FollowCommand: ParsableCommand {
         }
         let stop = input.stop
         let interruption = SignalCatcher(signals: [SIGINT, SIGTERM]) { _ in stop() }
+        if let note = input.finishedNote(idle: idle) { Terminal.error(note) }
         if Terminal.stderrIsTerminal {
             Terminal.error("following \(readsStandardInput ? "standard input, recorded to \(path)," : path) under \(chosen.name); Ctrl-C ends it and stores the night")
         }
@@ -290,12 +291,27 @@ struct FollowCommand: ParsableCommand {
             if case .standardInput(let stream, _) = self { try stream.finish() }
         }
 
+        /// For a file written to last longer ago than `idle` (a finished recording, followed by mistake or to store it),
+        /// that it looks finished, what the follow will wait for, and what reads it without waiting.
+        func finishedNote(idle: Double, now: Date = Date()) -> String? {
+            guard case .file(let source, _) = self, source.endReason != .complete,
+                  let modified = (try? FileManager.default.attributesOfItem(atPath: source.path))?[.modificationDate] as? Date
+            else { return nil }
+            let age = now.timeIntervalSince(modified)
+            guard age >= idle else { return nil }
+            let ago = age < 3_600 ? Formatting.duration(age) : Formatting.fixed(age / 3_600, 1) + " h"
+            return "\(source.path): last written \(ago) ago, so it looks finished; it is followed in case it grows again, until it "
+                + "has not for \(Formatting.fixed(idle, 0)) s (--idle). 'somniq-analyze analyze \(Formatting.shellQuoted(source.path))' "
+                + "reads a finished recording without waiting."
+        }
+
         func ending(idle: Double) -> String {
             switch self {
             case .file(let source, _):
                 switch source.endReason {
                 case .finalised?: "the recorder finished the file"
                 case .stopped?: "stopped"
+                case .complete?: "its header gave its whole length: a finished recording"
                 case .idle?, nil: "the file did not grow for \(Formatting.fixed(idle, 0)) s"
                 }
             case .standardInput(let stream, _):

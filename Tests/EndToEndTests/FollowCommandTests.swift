@@ -140,6 +140,46 @@ import Testing
         #expect(followed.terminationStatus == 0 && followed.stderr.contains("stopped"), "\(followed.stderr)")
     }
 
+    /// A finished recording followed (by mistake, or to store it): a CAF whose header gives its length ends at once and
+    /// says so, with the night `analyze` stores; a WAV, whose recorder may keep its header current, is followed until
+    /// it has not grown for --idle, and the follow says first that the file looks finished and what reads it at once.
+    @Test func aFinishedRecordingFollowedSaysSo() throws {
+        let scratch = Scratch()
+        let caf = scratch.file("finished.caf")
+        try FileManager.default.copyItem(atPath: sampleNight, toPath: caf)
+        let hoursAgo = Date().addingTimeInterval(-2 * 3_600)
+        try FileManager.default.setAttributes([.modificationDate: hoursAgo], ofItemAtPath: caf)
+        let start = "2026-11-27T23:00:00Z"
+        let began = Date()
+        let followed = try CommandRunner.start(["follow", caf, "--db", scratch.file("follow.sqlite"), "--format", "jsonl",
+                                                "--start", start])
+        followed.waitUntilExit()
+        #expect(followed.terminationStatus == 0, "\(followed.stderr)")
+        #expect(Date().timeIntervalSince(began) < 20, "a finished CAF waits for nothing (--idle is 30 s)")
+        #expect(followed.stderr.contains("4:00.0 followed (its header gave its whole length: a finished recording)"), "\(followed.stderr)")
+        #expect(!followed.stderr.contains("looks finished"), "nothing is waited for, so nothing to explain: \(followed.stderr)")
+        let analysed = try CommandRunner.run(["analyze", caf, "--db", scratch.file("analyze.sqlite"), "--start", start])
+        #expect(analysed.status == 0, "\(analysed.stderr)")
+        try Self.expectSameNight(followed: followed, database: scratch.file("follow.sqlite"), analysed: scratch.file("analyze.sqlite"))
+
+        let (samples, rate) = Self.night
+        let wav = scratch.file("finished.wav")
+        let audio = Array(samples.prefix(rate * 20))
+        #expect(FileManager.default.createFile(atPath: wav, contents: UnfinishedWAV.header(sampleRate: rate, dataBytes: UInt32(audio.count * 2))
+                                               + audio.withUnsafeBytes { Data($0) }))
+        let fresh = try CommandRunner.run(["follow", wav, "--db", scratch.file("fresh.sqlite"), "--idle", "5"])
+        #expect(fresh.status == 0, "\(fresh.stderr)")
+        #expect(!fresh.stderr.contains("looks finished"), "written a moment ago: it may be a recorder's: \(fresh.stderr)")
+        #expect(fresh.stderr.contains("0:20.0 followed (the file did not grow for 5 s)"), "\(fresh.stderr)")
+        try FileManager.default.setAttributes([.modificationDate: hoursAgo], ofItemAtPath: wav)
+        let stale = try CommandRunner.run(["follow", wav, "--db", scratch.file("stale.sqlite"), "--idle", "1"])
+        #expect(stale.status == 0, "\(stale.stderr)")
+        #expect(stale.stderr.contains("\(wav): last written 2.0 h ago, so it looks finished; it is followed in case it grows again, "
+                                      + "until it has not for 1 s (--idle). 'somniq-analyze analyze \(wav)' reads a finished recording without waiting."),
+                "\(stale.stderr)")
+        #expect(stale.stderr.contains("0:20.0 followed (the file did not grow for 1 s)"), "\(stale.stderr)")
+    }
+
     /// Checks that a follow stored the rows `analyze` stored, table by table, and printed the stored alerts (class, kind,
     /// offset, tier and confidence, class by class in order); returns the alerts printed.
     @discardableResult
