@@ -99,6 +99,7 @@ public struct TrendPage {
             }
             if let chance = row.chance { line += "; " + esc(chance) }
             if let caution = row.caution { line += " (\(esc(caution)))" }
+            if let entanglement = row.entanglement { line += "; " + esc(entanglement) }
             html += "<li>\(line).</li>\n"
         }
         html += "</ul>\n<p class=\"note\">Medians over nights, the snore score's range lowest to highest in brackets. Nights "

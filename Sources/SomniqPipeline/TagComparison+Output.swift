@@ -6,7 +6,7 @@ extension TagComparison {
     static let columns = ["tag", "with_nights", "with_median_score", "with_lowest_score", "with_highest_score", "with_median_share",
                           "with_median_snores_per_hour", "without_nights", "without_median_score", "without_lowest_score",
                           "without_highest_score", "without_median_share", "without_median_snores_per_hour", "too_few_nights",
-                          "p_value", "smallest_p_value"]
+                          "p_value", "smallest_p_value", "entangled_tags"]
 
     /// What the p-values are, said under the table and in the JSON.
     static let testNote = "p: the Wilcoxon rank-sum (Mann-Whitney U) test of the snore scores with the tag against without, "
@@ -14,11 +14,13 @@ extension TagComparison {
 
     /// The sentences, then a table of the figures; a line saying why there is nothing to compare otherwise.
     public func table() -> String {
+        let kept = onlyWith.isEmpty && onlyWithout.isEmpty
         guard !rows.isEmpty else {
-            return "\(nights) " + (nights == 1 ? "night" : "nights") + ", none tagged: nothing to compare "
-                + "(tag nights with 'somniq-analyze tag ID --add mouthguard')\n"
+            return kept ? "\(scope), none tagged: nothing to compare (tag nights with 'somniq-analyze tag ID --add mouthguard')\n"
+                : "\(scope.prefix(1).uppercased() + scope.dropFirst()): no other tag to compare\n"
         }
-        var text = rows.map { $0.sentence + "\n" }.joined() + "\n"
+        var text = kept ? "" : "Among \(scope):\n"
+        text += rows.map { $0.sentence + "\n" }.joined() + "\n"
         var table = TextTable(headers: ["tag", "nights", "median score", "range", "snoring", "snores/h", "without", "median score",
                                         "range", "snoring", "snores/h", "p"],
                               alignments: [.left] + Array(repeating: .right, count: 11))
@@ -52,6 +54,7 @@ extension TagComparison {
                 for value in [row.test?.p, row.test?.smallestP] {
                     if let value { writer.number(Self.rounded(p: value)) } else { writer.plain("") }
                 }
+                writer.text(row.overlaps.map(\.tag).joined(separator: ";"))
                 writer.endRow()
             }
         }
@@ -62,16 +65,23 @@ extension TagComparison {
         var medianScore, lowestScore, highestScore, medianShare, medianSnoresPerHour: Double?
     }
 
+    struct JSONOverlap: Encodable {
+        var tag: String
+        var withNights, withoutNights: Int
+    }
+
     struct JSONRow: Encodable {
         var tag: String
         var with, without: JSONSide
         var tooFewNights: Bool
         var pValue, smallestPValue: Double?
+        var entangledTags: [JSONOverlap]
         var sentence: String
     }
 
     struct JSONComparison: Encodable {
         var nights: Int
+        var onlyWith, onlyWithout: [String]
         var minimumNights: Int
         var test: String
         var tags: [JSONRow]
@@ -87,10 +97,13 @@ extension TagComparison {
                             highestScore: round(side.highestScore), medianShare: round(side.medianShare),
                             medianSnoresPerHour: round(side.medianSnoresPerHour))
         }
-        return try JSONOutput.encode(JSONComparison(nights: nights, minimumNights: Self.minimumNights, test: Self.testNote, tags: rows.map {
+        let comparison = JSONComparison(nights: nights, onlyWith: onlyWith, onlyWithout: onlyWithout, minimumNights: Self.minimumNights,
+                                        test: Self.testNote, tags: rows.map {
             JSONRow(tag: $0.tag, with: side($0.with), without: side($0.without), tooFewNights: $0.isThin,
                     pValue: $0.test.map { Self.rounded(p: $0.p) }, smallestPValue: $0.test.map { Self.rounded(p: $0.smallestP) },
+                    entangledTags: $0.overlaps.map { JSONOverlap(tag: $0.tag, withNights: $0.withNights, withoutNights: $0.withoutNights) },
                     sentence: $0.sentence)
-        }))
+        })
+        return try JSONOutput.encode(comparison)
     }
 }

@@ -36,13 +36,29 @@ public struct TagComparison: Equatable, Sendable {
         public var without: Side
         /// The rank-sum test of the two sides' snore scores; `nil` when a side has no night.
         public var test: RankSumTest.Result?
+        /// Other tags whose nights fall mostly on one side (`Overlap.isEntangled`), most lopsided first.
+        public var overlaps: [Overlap] = []
 
         /// Fewer than `minimumNights` on a side: a difference may be chance.
         public var isThin: Bool { with.nights < TagComparison.minimumNights || without.nights < TagComparison.minimumNights }
 
         /// "with mouthguard, 6 nights: median score 23 (18-30); without, 9 nights: 41 (30-55); unlikely to be chance
         /// alone (rank-sum test p = 0.002)", with `caution` instead of the test's verdict when a side is thin.
-        public var sentence: String { comparison + (chance.map { "; \($0)" } ?? "") + (caution.map { " (\($0))" } ?? "") }
+        public var sentence: String {
+            comparison + (chance.map { "; \($0)" } ?? "") + (caution.map { " (\($0))" } ?? "") + (entanglement.map { "; \($0)" } ?? "")
+        }
+
+        /// "but side is on 3 of these 4 nights and 0 of the 6 others: the difference may come from side as much as from
+        /// mouthguard", when another tag's nights fall mostly on one side and neither side is thin.
+        public var entanglement: String? {
+            guard !isThin, let first = overlaps.first else { return nil }
+            var text = "but \(first.tag) is on \(first.withNights) of these \(with.nights) nights and \(first.withoutNights) of the "
+                + "\(without.nights) others"
+            for overlap in overlaps.dropFirst() {
+                text += ", \(overlap.tag) on \(overlap.withNights) of \(with.nights) and \(overlap.withoutNights) of \(without.nights)"
+            }
+            return text + ": the difference may come from \(overlaps.count == 1 ? first.tag : "those") as much as from \(tag)"
+        }
 
         /// What the rank-sum test says of the difference in snore scores, when neither side is thin: unlikely to be
         /// chance (p < 0.05), could be chance, or too few nights for the test to tell any difference from chance (when
@@ -75,7 +91,26 @@ public struct TagComparison: Equatable, Sendable {
         }
     }
 
+    /// Another tag on the nights of a comparison: on how many of the nights with the row's tag, and of those without.
+    public struct Overlap: Equatable, Sendable {
+        public var tag: String
+        public var withNights: Int
+        public var withoutNights: Int
+
+        /// The shares of nights with this tag on the two sides differ by `entangledShare` or more (3 of 4 nights against
+        /// 0 of 6; 2 of 4 against 0 of 6): a difference between the sides may be this tag's as much as the row's. A
+        /// tag on every night, or spread alike, is not.
+        func isEntangled(with: Int, without: Int) -> Bool {
+            guard with > 0, without > 0 else { return false }
+            return abs(lopsidedness(with: with, without: without)) >= TagComparison.entangledShare
+        }
+
+        func lopsidedness(with: Int, without: Int) -> Double { Double(withNights) / Double(with) - Double(withoutNights) / Double(without) }
+    }
+
     public static let minimumNights = 3
+    /// How much more often another tag must be on one side's nights than on the other's to be said to be entangled.
+    public static let entangledShare = 0.5
 
     /// A p-value to two significant digits ("0.25", "0.031", "0.0042").
     static func pText(_ p: Double) -> String {
@@ -83,25 +118,55 @@ public struct TagComparison: Equatable, Sendable {
     }
 
     public var rows: [Row]
-    /// Nights compared (those with a summary).
+    /// Nights compared (those with a summary, and within `onlyWith` and `onlyWithout`).
     public var nights: Int
+    /// The tags every night compared has, and those none has: the comparison kept to some nights (the nights without
+    /// alcohol, to see what a mouthguard does apart from it).
+    public var onlyWith: [String]
+    public var onlyWithout: [String]
 
-    /// - Parameter nights: each night's summary and tags.
-    public init(nights: [(summary: NightSummaryRecord, tags: [String])]) {
-        self.nights = nights.count
-        let tags = Set(nights.flatMap(\.tags)).sorted()
+    /// - Parameters:
+    ///   - nights: each night's summary and tags.
+    ///   - onlyWith: compare only the nights with every one of these tags.
+    ///   - onlyWithout: compare only the nights with none of these tags.
+    public init(nights: [(summary: NightSummaryRecord, tags: [String])], onlyWith: [String] = [], onlyWithout: [String] = []) {
+        self.onlyWith = Array(Set(onlyWith)).sorted()
+        self.onlyWithout = Array(Set(onlyWithout)).sorted()
+        let kept = nights.filter { night in
+            onlyWith.allSatisfy(night.tags.contains) && !onlyWithout.contains(where: night.tags.contains)
+        }
+        self.nights = kept.count
+        let tags = Set(kept.flatMap(\.tags)).subtracting(onlyWith).sorted()
         rows = tags.map { tag in
-            let with = nights.filter { $0.tags.contains(tag) }.map(\.summary)
-            let without = nights.filter { !$0.tags.contains(tag) }.map(\.summary)
-            return Row(tag: tag, with: Side(with), without: Side(without),
-                       test: RankSumTest.test(with.map(\.snoreScore), without.map(\.snoreScore)))
+            let with = kept.filter { $0.tags.contains(tag) }, without = kept.filter { !$0.tags.contains(tag) }
+            var row = Row(tag: tag, with: Side(with.map(\.summary)), without: Side(without.map(\.summary)),
+                          test: RankSumTest.test(with.map(\.summary.snoreScore), without.map(\.summary.snoreScore)))
+            row.overlaps = tags.filter { $0 != tag }.map { other in
+                Overlap(tag: other, withNights: with.count { $0.tags.contains(other) }, withoutNights: without.count { $0.tags.contains(other) })
+            }
+            .filter { $0.isEntangled(with: with.count, without: without.count) }
+            .sorted {
+                let (a, b) = (abs($0.lopsidedness(with: with.count, without: without.count)), abs($1.lopsidedness(with: with.count, without: without.count)))
+                return a != b ? a > b : $0.tag < $1.tag
+            }
+            return row
         }
     }
 
-    /// The comparison of every complete night in `store` that has a summary.
-    public init(store: AnalysisStore) throws {
+    /// The comparison of every complete night in `store` that has a summary (within `onlyWith` and `onlyWithout`).
+    public init(store: AnalysisStore, onlyWith: [String] = [], onlyWithout: [String] = []) throws {
         let summaries = try store.nightSummaries()
         let tags = try store.tagsByRecording()
-        self.init(nights: summaries.keys.sorted().map { (summaries[$0]!, tags[$0] ?? []) })
+        self.init(nights: summaries.keys.sorted().map { (summaries[$0]!, tags[$0] ?? []) }, onlyWith: onlyWith, onlyWithout: onlyWithout)
+    }
+
+    /// "the 7 nights without alcohol", "the 4 nights with side and without alcohol", or "6 nights" when every night is
+    /// compared.
+    public var scope: String {
+        let counted = "\(nights) " + (nights == 1 ? "night" : "nights")
+        var kept: [String] = []
+        if !onlyWith.isEmpty { kept.append("with " + onlyWith.joined(separator: " and ")) }
+        if !onlyWithout.isEmpty { kept.append("without " + onlyWithout.joined(separator: " or ")) }
+        return kept.isEmpty ? counted : "the \(counted) " + kept.joined(separator: " and ")
     }
 }

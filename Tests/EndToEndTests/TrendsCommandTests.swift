@@ -68,7 +68,16 @@ import Testing
         #expect(table.stdout.contains("with alcohol, 1 night: median score ") && table.stdout.contains("too few to tell"))
         let csv = try CommandRunner.run(["trends", "--db", db, "--format", "csv"])
         #expect(csv.stdout.hasPrefix("tag,with_nights,with_median_score,") && csv.stdout.contains("\r\nmouthguard,3,"), "\(csv.stdout)")
-        #expect(csv.stdout.contains(",too_few_nights,p_value,smallest_p_value\r\n") && csv.stdout.contains(",0,0.1,0.1\r\n"), "\(csv.stdout)")
+        #expect(csv.stdout.contains(",too_few_nights,p_value,smallest_p_value,entangled_tags\r\n") && csv.stdout.contains(",0,0.1,0.1,\r\n"),
+                "\(csv.stdout)")
+        // Kept to the nights without alcohol: five, the mouthguard's three against two.
+        let kept = try CommandRunner.run(["trends", "--db", db, "--only-without", "alcohol"])
+        #expect(kept.status == 0 && kept.stdout.hasPrefix("Among the 5 nights without alcohol:\nwith mouthguard, 3 nights: median score 12 "
+                                                          + "(11-13); without, 2 nights: "), "\(kept.stdout)")
+        #expect(!kept.stdout.contains("with alcohol"), "\(kept.stdout)")
+        let unknown = try CommandRunner.run(["trends", "--db", db, "--only-with", "wine"])
+        #expect(unknown.status == 64 && unknown.stderr.contains("no night in \(db) is tagged 'wine'; its tags: alcohol, mouthguard"),
+                "\(unknown.stderr)")
 
         // The trend page says the same and draws both charts, the tagged nights marked.
         let pages = scratch.file("pages")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import SomniqNightReport
 import SomniqDetection
+import SomniqFeatures
 import SomniqModel
 import SomniqPipeline
 import SomniqStore
@@ -182,6 +183,23 @@ private func night(duration: Double = 600, snores: [NightReport.Event]? = nil, e
         #expect(first.lowerBound < second.lowerBound, "nights in the order they were recorded")
         #expect(page.components(separatedBy: "<svg class=\"mini\"").count - 1 == 2)
         #expect(page.contains(">138<"), "snores per hour of the night (23 snores in 10 minutes)")
+    }
+
+    /// What helped names another tag tried on the same nights, as `trends` does.
+    @Test func whatHelpedNamesATagTriedOnTheSameNights() {
+        let nights = (0..<6).map { index in
+            var report = night()
+            report.recording.id = Int64(index + 1)
+            report.recording.startMilliseconds += Int64(index) * 86_400_000
+            var summary = NightSummary(durationSeconds: 600, snores: [], bouts: [], background: BackgroundLevel(envelope: LevelEnvelope()))
+            summary.score = index < 3 ? 10 + Double(index) : 40 + Double(index)
+            report.snoring = NightSummaryRecord(recordingID: report.recording.id, summary)
+            report.tags = index < 3 ? ["mouthguard", "side"] : []
+            return TrendPage.Night(report: report, href: "n\(index).html")
+        }
+        let page = TrendPage(nights: nights, clock: LocalClock(timeZone: TimeZone(identifier: "UTC")!)).render()
+        #expect(page.contains("but side is on 3 of these 3 nights and 0 of the 3 others: the difference may come from side as much as "
+                              + "from mouthguard.</li>"), "\(page)")
     }
 }
 

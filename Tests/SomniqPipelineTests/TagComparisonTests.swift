@@ -42,6 +42,57 @@ import Testing
         #expect(row([1, 2], [40, 50, 60]).chance == nil)
     }
 
+    /// Ten nights: a mouthguard on four (scoring low), side-sleeping tried on three of those and on none of the others,
+    /// alcohol on one of the four and two of the six others, and `home` on every night.
+    var triedTogether: [(summary: NightSummaryRecord, tags: [String])] {
+        let guarded: [(Double, [String])] = [(10, ["mouthguard", "side"]), (12, ["alcohol", "mouthguard", "side"]),
+                                             (11, ["mouthguard", "side"]), (14, ["mouthguard"])]
+        let others: [(Double, [String])] = [(40, ["alcohol"]), (42, ["alcohol"]), (45, []), (50, []), (38, []), (44, [])]
+        return (guarded + others).map { (night(score: $0.0), ["home"] + $0.1) }
+    }
+
+    /// Another tag tried mostly on one side's nights is named: the difference may be its. One spread alike over both
+    /// sides, or on every night, is not.
+    @Test func aTagTriedOnTheSameNightsIsNamed() throws {
+        let comparison = TagComparison(nights: triedTogether)
+        #expect(comparison.rows.map(\.tag) == ["alcohol", "home", "mouthguard", "side"])
+        let guarded = try #require(comparison.rows.first { $0.tag == "mouthguard" })
+        #expect(guarded.overlaps.map(\.tag) == ["side"] && guarded.overlaps[0].withNights == 3 && guarded.overlaps[0].withoutNights == 0)
+        #expect(guarded.entanglement == "but side is on 3 of these 4 nights and 0 of the 6 others: the difference may come from side as "
+                + "much as from mouthguard")
+        #expect(guarded.sentence == "with mouthguard, 4 nights: median score 12 (10-14); without, 6 nights: 43 (38-50); unlikely to be "
+                + "chance alone (rank-sum test p = 0.010); " + (guarded.entanglement ?? "-"))
+        // Side's three nights all had the mouthguard, one of the seven others did: 1 - 1/7 apart.
+        let side = try #require(comparison.rows.first { $0.tag == "side" })
+        #expect(side.overlaps.map(\.tag) == ["mouthguard"])
+        // Alcohol on 1 of 4 and 2 of 6 (a third and a quarter), and on 1 of side's 3 and 2 of the 7 others: not named.
+        #expect(comparison.rows.first { $0.tag == "alcohol" }?.overlaps.isEmpty == true)
+        // `home` is on every night: its row is thin (no night without), and no row names it.
+        #expect(comparison.rows.allSatisfy { !$0.overlaps.map(\.tag).contains("home") })
+        #expect(comparison.rows.first { $0.tag == "home" }?.entanglement == nil)
+        // Two tags entangled with one row are both named, the more lopsided first.
+        let both = TagComparison(nights: triedTogether.map { night in
+            (night.summary, night.tags + (night.tags.contains("mouthguard") && night.summary.snoreScore < 14 || night.summary.snoreScore == 40
+                                              ? ["pillow"] : []))
+        })
+        #expect(both.rows.first { $0.tag == "mouthguard" }?.entanglement == "but side is on 3 of these 4 nights and 0 of the 6 others, "
+                + "pillow on 3 of 4 and 1 of 6: the difference may come from those as much as from mouthguard")
+    }
+
+    /// The comparison kept to some nights: the mouthguard among the nights without side-sleeping, or with alcohol.
+    @Test func theNightsComparedCanBeKeptToSome() {
+        let apart = TagComparison(nights: triedTogether, onlyWithout: ["side"])
+        #expect(apart.nights == 7 && apart.scope == "the 7 nights without side")
+        #expect(apart.rows.map(\.tag) == ["alcohol", "home", "mouthguard"], "side is on none of them")
+        #expect(apart.rows.first { $0.tag == "mouthguard" }.map { $0.with.nights == 1 && $0.without.nights == 6 && $0.isThin } == true)
+        let drinking = TagComparison(nights: triedTogether, onlyWith: ["alcohol", "home"])
+        #expect(drinking.nights == 3 && drinking.scope == "the 3 nights with alcohol and home")
+        #expect(drinking.rows.map(\.tag) == ["mouthguard", "side"], "the tags every night compared has are no row")
+        let both = TagComparison(nights: triedTogether, onlyWith: ["home"], onlyWithout: ["alcohol", "side"])
+        #expect(both.nights == 5 && both.scope == "the 5 nights with home and without alcohol or side")
+        #expect(TagComparison(nights: triedTogether).scope == "10 nights")
+    }
+
     @Test func fewerThanThreeNightsOnASideIsSaid() {
         let nights = [(night(score: 10), ["side"]), (night(score: 50), []), (night(score: 60), []), (night(score: 40), [])]
         let row = TagComparison(nights: nights).rows[0]
