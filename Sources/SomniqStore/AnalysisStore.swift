@@ -26,8 +26,8 @@ public final class AnalysisStore: Sendable {
     ///
     /// Before anything is changed, the file is checked to be ours: a non-empty SQLite database of another application
     /// is refused (unless `adoptForeign`), as is one written by a newer version of this tool; with `upgrade` false (the
-    /// commands that only read) the schema is never changed, and a database of an earlier version is refused with
-    /// what to do.
+    /// commands that only read) the schema is never changed, and a database of an earlier version, or an empty one, is
+    /// refused with what to do.
     ///
     /// With `upgrade` false (the commands that only read) an existing database is opened read-only, so that reading
     /// neither waits on a writer nor changes a byte of the file (`removeReadersSidecars` says what is left beside it).
@@ -104,9 +104,13 @@ public final class AnalysisStore: Sendable {
                 ? Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")) : []
             return (tables, applied)
         }
-        // Nothing yet, or only the migrations' own table: a new database (perhaps being created by another run).
+        // Nothing yet, or only the migrations' own table: a new database (perhaps being created by another run), which
+        // a command that only reads has nothing to read from (its queries would fail on tables that are not there).
         let tables = allTables.filter { $0 != "grdb_migrations" }
-        if tables.isEmpty { return }
+        if tables.isEmpty {
+            if upgrade { return }
+            throw StoreError.noAnalyses(path: path)
+        }
         guard applied.contains("v1-core") || adoptForeign else {
             throw StoreError.notOurs(path: path, tables: tables)
         }

@@ -16,6 +16,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
     case newerVersion(path: String, steps: [String])
     /// Written by an earlier version, opened by a command that only reads (which never changes the schema).
     case olderVersion(path: String, missing: [String])
+    /// An SQLite database with no tables (an empty file, or one just created), opened by a command that only reads.
+    case noAnalyses(path: String)
 
     public var description: String {
         switch self {
@@ -42,6 +44,9 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
             "\(path): error: written by an earlier version of somniq-analyze (schema without \(missing.joined(separator: ", "))); "
                 + "this command only reads and does not upgrade it. Run 'somniq-analyze analyze' with this --db once (it upgrades "
                 + "the schema first), then retry"
+        case .noAnalyses(let path):
+            "\(path): error: an empty database, with no analyses to read (nothing was changed); analyse recordings into it "
+                + "first ('somniq-analyze analyze NIGHT.wav --db \(path)'), or name the database they were stored in"
         }
     }
 }

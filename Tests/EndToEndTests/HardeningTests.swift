@@ -232,6 +232,25 @@ import Testing
         #expect(try CommandRunner.run(["export", "--db", db, "--format", "csv"]).status == 0)
     }
 
+    /// An empty SQLite file as --db (`sqlite3 e.sqlite` leaves one): every command that only reads says it is empty,
+    /// with exit status 2, where they said "database read failed: no such table: recordings" (or profile_runs, or
+    /// night_tags) with status 1, prefixed "Error:" twice.
+    @Test func anEmptyDatabaseIsSaidToBeEmpty() throws {
+        let scratch = Scratch()
+        let db = scratch.file("e.sqlite")
+        #expect(FileManager.default.createFile(atPath: db, contents: Data()))
+        for arguments in [["recordings"], ["report", "--output", scratch.file("r.html")], ["export", "--format", "csv"], ["trends"],
+                          ["compare", "1"], ["clips", "--output", scratch.file("clips")]] {
+            let result = try CommandRunner.run(arguments + ["--db", db])
+            #expect(result.status == 2, "\(arguments[0]): \(result.stderr)")
+            #expect(result.stderr.hasPrefix("\(db): error: an empty database, with no analyses to read (nothing was changed)"),
+                    "\(arguments[0]): \(result.stderr)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db)).isEmpty)
+        #expect(try CommandRunner.run(["analyze", sampleNight, "--db", db, "--quiet"]).status == 0, "a command that writes takes it as new")
+        #expect(try CommandRunner.run(["recordings", "--db", db]).status == 0)
+    }
+
     /// A recording cut short in place after it was analysed: the new attempt fails and is recorded, and the good
     /// analysis stays, findable by its path (it used to be deleted, leaving only the failure).
     @Test func aFailedReanalysisKeepsTheGoodAnalysis() throws {

@@ -72,6 +72,37 @@ import Testing
         #expect(try files() == ["night.wav"])
     }
 
+    /// Found as a new user would: an empty SQLite file (made by `sqlite3 night.sqlite`, or a zero-byte file) given to a
+    /// command that only reads said "database read failed: no such table: recordings". It is now said to be empty,
+    /// with what to do, and left as it was; a command that writes takes it as a new database.
+    @Test func anEmptyDatabaseHasNothingToRead() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/empty.sqlite"
+        for contents in [Data(), nil] {
+            if let contents {
+                try contents.write(to: URL(fileURLWithPath: path))
+            } else {
+                let queue = try DatabaseQueue(path: path)
+                try queue.write { try $0.execute(sql: "CREATE TABLE scratch (x); DROP TABLE scratch") }
+                try queue.close()
+            }
+            let before = try Data(contentsOf: URL(fileURLWithPath: path))
+            #expect {
+                _ = try AnalysisStore(path: path, upgrade: false)
+            } throws: { error in
+                guard case .noAnalyses = error as? StoreError else { return false }
+                return "\(error)" == "\(path): error: an empty database, with no analyses to read (nothing was changed); analyse "
+                    + "recordings into it first ('somniq-analyze analyze NIGHT.wav --db \(path)'), or name the database they were stored in"
+            }
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+            #expect(try files() == ["empty.sqlite"])
+            let store = try AnalysisStore(path: path, upgrade: true)
+            #expect(try store.recordings().isEmpty)
+            try store.close()
+            try FileManager.default.removeItem(atPath: path)
+        }
+    }
+
     @Test func aNewerVersionsDatabaseIsRefused() throws {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/somniq.sqlite"
