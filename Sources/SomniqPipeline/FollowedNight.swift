@@ -27,7 +27,8 @@ public final class FollowedNight {
     public private(set) var resumedStart: Date?
     private var recordingID: Int64?
     private var committedWindows = 0
-    private var committedSeconds = 0.0
+    /// Audio stored so far (the last commit's, or the night resumed).
+    public private(set) var committedSeconds = 0.0
     /// The stored windows' confidences, checked against what is heard as far as `checkedWindows`.
     private var storedConfidences: [Float] = []
     private var storedWindows = 0

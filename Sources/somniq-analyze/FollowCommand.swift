@@ -182,11 +182,15 @@ struct FollowCommand: ParsableCommand {
         let rules = bundle.rules(for: chosen, frameHz: AnalysisGrid.frameHz)
         var live = LiveAlerts(profile: chosen, bundle: bundle)
         let printer = AlertPrinter(format: format, profile: chosen.name, classIDs: bundle.classifier.classIDs, path: path)
+        var raisedCount = 0
+        var lastRaised: (classID: String, offsetSeconds: Double)?
         func raise(_ alerts: [Alert], start: Date) {
             for alert in alerts {
                 let tier = rules[alert.classIndex]?.tier ?? bundle.classifier.classes[alert.classIndex].tier
                 let fields = printer.fields(alert, tier: tier, start: start)
                 guard followed.shouldRaise(classID: fields.classID, kind: fields.kind, windowIndex: alert.frame) else { continue }
+                raisedCount += 1
+                lastRaised = (fields.classID, fields.offsetSeconds)
                 Terminal.output(printer.line(fields) + "\n")
                 command?.submit(fields.environment)
                 keep { () throws(StoreError) in
@@ -202,6 +206,7 @@ struct FollowCommand: ParsableCommand {
             Terminal.error("following \(readsStandardInput ? "standard input, recorded to \(path)," : path) under \(chosen.name); Ctrl-C ends it and stores the night")
         }
         let heard: RecordingAnalyzer.Heard
+        var nextStatus = Date.distantPast
         do {
             heard = try analyzer.follow(audio: input.audio) { heard in
                 // Nothing to hear before the first whole window; with it, a resumed night is checked to be this audio.
@@ -219,7 +224,15 @@ struct FollowCommand: ParsableCommand {
                 keep { () throws(StoreError) in try followed.commitIfDue(heard, start: start) }
                 raise(live.update(confidences: heard.confidences, windowCount: heard.windowCount, envelope: heard.envelope,
                                   heardSeconds: heard.heardSeconds), start: start)
+                // On a terminal, a line kept current (once a second at most) says the follow is alive and hearing.
+                if Terminal.stderrIsTerminal, Date() >= nextStatus {
+                    nextStatus = Date().addingTimeInterval(1)
+                    Terminal.progress(FollowStatus(heardSeconds: heard.heardSeconds, storedSeconds: followed.committedSeconds,
+                                                   lastSecondDbfs: FollowStatus.lastSecondDbfs(heard.envelope), alerts: raisedCount,
+                                                   lastAlert: lastRaised).line)
+                }
             }
+            Terminal.clearProgress()
             try input.finish()
         } catch {
             interruption.stop()
