@@ -15,7 +15,7 @@ struct ClipsCommand: ParsableCommand {
     @Option(help: ArgumentHelp("SQLite database to read.", valueName: "path"))
     var db = AnalysisStore.defaultPath
 
-    @Option(help: ArgumentHelp("Recording, by id or path (repeatable); default: every analysed recording.", valueName: "id|path"))
+    @Option(help: ArgumentHelp("Recording, by id, path, or night (2026-11-21, last; repeatable); default: every analysed recording.", valueName: "id|path|night"))
     var recording: [String] = []
 
     @Option(help: ArgumentHelp("Profile whose episodes or alerts to cut.", valueName: "name"))

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SomniqNightReport
 import SomniqPipeline
 import SomniqReports
 import SomniqStore
@@ -23,7 +24,7 @@ struct ExportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("SQLite database to read.", valueName: "path"))
     var db = AnalysisStore.defaultPath
 
-    @Option(help: ArgumentHelp("Recording to export, by id or path (repeatable); default: every analysed recording.", valueName: "id|path"))
+    @Option(help: ArgumentHelp("Recording to export, by id, path, or night (2026-11-21, last; repeatable); default: every analysed recording.", valueName: "id|path|night"))
     var recording: [String] = []
 
     @Option(help: ArgumentHelp("Only this profile's alerts or episodes.", valueName: "name"))
@@ -48,7 +49,7 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
         let zone = try TimeZoneOption.zone(timezone) ?? .current
         let store = try StoreOpening.open(db, existing: true)
-        let ids = try RecordingSelection.resolve(recording, store: store, db: db)
+        let ids = try RecordingSelection.resolve(recording, store: store, db: db, timeZone: zone)
         try RecordingSelection.checkProfile(profile, store: store, db: db)
         // Audacity labels and DCASE tables have no profile column: rows of several profiles would look duplicated.
         if profile == nil, [.audacity, .dcase].contains(format), [.episodes, .alerts].contains(what) {
@@ -130,14 +131,32 @@ enum RecordingSelection {
         throw ExitStatus.nothingDone
     }
 
-    static func resolve(_ arguments: [String], store: AnalysisStore, db: String) throws -> [Int64] {
+    /// The recordings `arguments` name (every complete one when there are none): each an id, a path, or a night as the
+    /// report dates it in `timeZone` (`2026-11-21`, `last`; `NightChoice`), in the order named, each once.
+    static func resolve(_ arguments: [String], store: AnalysisStore, db: String, timeZone: TimeZone = .current) throws -> [Int64] {
         if arguments.isEmpty {
             return try store.recordings().filter { $0.status == "complete" }.map(\.id)
         }
-        return try arguments.map { argument in
-            if let id = Int64(argument), try store.recording(id: id) != nil { return id }
-            if let id = try store.recordingID(forPath: argument) { return id }
-            throw ValidationError("no analysed recording '\(argument)' in \(db); list them with 'somniq-analyze recordings --db \(db)'")
+        var ids: [Int64] = []
+        for argument in arguments {
+            let named: [Int64]
+            if let id = Int64(argument), try store.recording(id: id) != nil {
+                named = [id]
+            } else if let id = try store.recordingID(forPath: argument) {
+                named = [id]
+            } else if NightChoice.namesANight(argument) {
+                let clock = LocalClock(timeZone: timeZone)
+                let nights = try store.recordings().compactMap { record in
+                    record.status == "complete" ? record.startUTC.flatMap(UTCTimestamp.parse).map { (id: record.id, startMilliseconds: $0) } : nil
+                }
+                named = NightChoice.recordings(of: argument, among: nights, clock: clock)
+                if named.isEmpty { throw ValidationError("\(NightChoice.noneFound(argument, among: nights, clock: clock)) in \(db)") }
+            } else {
+                throw ValidationError("no analysed recording '\(Formatting.printable(argument))' in \(db) (give an id, a path, a night's "
+                                      + "date such as 2026-11-21, or last); list them with 'somniq-analyze recordings --db \(db)'")
+            }
+            ids += named.filter { !ids.contains($0) }
         }
+        return ids
     }
 }

@@ -19,7 +19,7 @@ struct ReportCommand: ParsableCommand {
             index.html, the trend page, when there are several nights.
             """)
 
-    @Argument(help: ArgumentHelp("Recordings, by id or path (default: every analysed recording in --db).", valueName: "id|path"))
+    @Argument(help: ArgumentHelp("Recordings, by id, path, or night (2026-11-21: begun from noon that day to noon the next, local time; last: the latest night). Default: every analysed recording in --db.", valueName: "id|path|night"))
     var recordings: [String] = []
 
     @Option(help: ArgumentHelp("SQLite database to read.", valueName: "path"))
@@ -60,8 +60,9 @@ struct ReportCommand: ParsableCommand {
     }
 
     func run() throws {
+        let zone = try TimeZoneOption.zone(timezone) ?? TimeZone.current
         let store = try StoreOpening.open(db, existing: true)
-        let ids = try RecordingSelection.resolve(recordings, store: store, db: db)
+        let ids = try RecordingSelection.resolve(recordings, store: store, db: db, timeZone: zone)
         guard !ids.isEmpty else {
             Terminal.error("\(db) holds no analysed recording; analyse some first ('somniq-analyze analyze FILE --db \(db)')")
             throw ExitStatus.nothingDone
@@ -80,7 +81,6 @@ struct ReportCommand: ParsableCommand {
         if ids.count > 1 && ReportWriter.isSinglePagePath(output) {
             throw ValidationError("\(ids.count) recordings make several pages and a trend page: give --output a folder, not \(output)")
         }
-        let zone = try TimeZoneOption.zone(timezone) ?? TimeZone.current
         var options = ReportWriter.Options(profile: profile, clock: LocalClock(timeZone: zone), embedAudio: embedAudio,
                                            withoutAudio: noAudio, margin: margin, maximumClipSeconds: clipSeconds)
         options.database = db

@@ -14,7 +14,7 @@ struct TagCommand: ParsableCommand {
             Prints, one line per recording: its id, path and tags (comma-separated).
             """)
 
-    @Argument(help: ArgumentHelp("Recordings, by id or path (default: every analysed recording in --db).", valueName: "id|path"))
+    @Argument(help: ArgumentHelp("Recordings, by id, path, or night (2026-11-21: begun from noon that day to noon the next, local time; last: the latest night). Default: every analysed recording in --db.", valueName: "id|path|night"))
     var recordings: [String] = []
 
     @Option(help: ArgumentHelp("SQLite database.", valueName: "path"))
@@ -31,7 +31,7 @@ struct TagCommand: ParsableCommand {
             if let problem = AnalysisStore.tagProblem(tag) { throw ValidationError("tag '\(Formatting.printable(tag))': \(problem)") }
         }
         if (!add.isEmpty || !remove.isEmpty) && recordings.isEmpty {
-            throw ValidationError("name the recordings to tag (ids or paths; 'somniq-analyze recordings' lists them)")
+            throw ValidationError("name the recordings to tag (ids, paths, or nights: 2026-11-21, last; 'somniq-analyze recordings' lists them)")
         }
     }
 

@@ -116,8 +116,8 @@ enum CommandRunner {
 
     /// Runs `product` with `arguments` to the end; stdout and stderr go to files, so no pipe can fill up and block it.
     static func run(_ arguments: [String], product: String = "somniq-analyze", directory: String? = nil,
-                    asUser: UInt32? = nil) throws -> CommandResult {
-        let running = try start(arguments, product: product, directory: directory, asUser: asUser)
+                    asUser: UInt32? = nil, environment: [String: String] = [:]) throws -> CommandResult {
+        let running = try start(arguments, product: product, directory: directory, asUser: asUser, environment: environment)
         running.waitUntilExit()
         return CommandResult(status: running.terminationStatus, stdout: running.stdout, stderr: running.stderr)
     }

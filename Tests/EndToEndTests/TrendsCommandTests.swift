@@ -79,6 +79,25 @@ import Testing
         #expect(unknown.status == 64 && unknown.stderr.contains("no night in \(db) is tagged 'wine'; its tags: alcohol, mouthguard"),
                 "\(unknown.stderr)")
 
+        // Nights named as the report dates them: from noon to noon, local time.
+        func tagList(_ night: String, zone: String = "UTC") throws -> CommandResult {
+            try CommandRunner.run(["tag", night, "--db", db], environment: ["TZ": zone])
+        }
+        func listed(_ result: CommandResult) -> [String] {
+            result.stdout.split(separator: "\n").map { ($0.split(separator: "\t")[1] as NSString).lastPathComponent }
+        }
+        #expect(try listed(tagList("2026-11-22")) == ["sleep_recording_1795388400.wav"], "begun 23:00 UTC on the 22nd")
+        #expect(try tagList("2026-11-22").stdout.hasSuffix("\talcohol\n"))
+        #expect(try listed(tagList("last")) == ["sleep_recording_1795734000.wav"])
+        // In Tonga (UTC+13) 23:00 UTC is noon the next day: the night of the 22nd there.
+        #expect(try listed(tagList("2026-11-22", zone: "Pacific/Tongatapu")) == ["sleep_recording_1795302000.wav"])
+        let none = try tagList("2026-11-30")
+        #expect(none.status == 64 && none.stderr.contains("no recording began on the night of 2026-11-30 (from noon that day to noon the "
+                                                          + "next, UTC); the nights stored run from 2026-11-21 to 2026-11-26 (6 nights)"),
+                "\(none.stderr)")
+        #expect(try CommandRunner.run(["tag", "2026-11-31", "--db", db]).stderr.contains("no analysed recording '2026-11-31'"),
+                "not a day of the calendar")
+
         // The trend page says the same and draws both charts, the tagged nights marked.
         let pages = scratch.file("pages")
         let report = try CommandRunner.run(["report", "--db", db, "--timezone", "UTC", "--no-audio", "--output", pages])
