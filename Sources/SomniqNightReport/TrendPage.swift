@@ -82,8 +82,14 @@ public struct TrendPage {
 
     /// What helped: each tag's nights against the others', in sentences, with a caution where a side is thin.
     private func helped(_ html: inout String) {
-        let comparison = TagComparison(nights: nights.compactMap { night in night.report.snoring.map { ($0, night.report.tags) } })
+        let starts = Dictionary(nights.map { ($0.report.recording.id, $0.report.recording.startMilliseconds) }) { first, _ in first }
+        let comparison = TagComparison(nights: nights.compactMap { night in night.report.snoring.map { ($0, night.report.tags) } },
+                                       starts: starts)
         html += "<section aria-labelledby=\"helped\">\n<h2 id=\"helped\">What helped</h2>\n"
+        if let trend = comparison.overTime {
+            let sentence = trend.sentence(from: clock.date(clock.nightOf(trend.firstMilliseconds)), to: clock.date(clock.nightOf(trend.lastMilliseconds)))
+            html += "<p>\(esc(sentence)).</p>\n"
+        }
         if comparison.rows.isEmpty {
             html += "<p>No night is tagged. Tag nights with what you tried (<code>somniq-analyze tag 3 --add mouthguard</code>) "
                 + "and this section compares the nights with each tag against the nights without it.</p>\n</section>\n"

@@ -15,11 +15,13 @@ extension TagComparison {
     /// The sentences, then a table of the figures; a line saying why there is nothing to compare otherwise.
     public func table() -> String {
         let kept = onlyWith.isEmpty && onlyWithout.isEmpty
+        let trend = overTimeSentence().map { $0 + ".\n" } ?? ""
         guard !rows.isEmpty else {
-            return kept ? "\(scope), none tagged: nothing to compare (tag nights with 'somniq-analyze tag ID --add mouthguard')\n"
-                : "\(scope.prefix(1).uppercased() + scope.dropFirst()): no other tag to compare\n"
+            return trend + (kept ? "\(scope), none tagged: nothing to compare (tag nights with 'somniq-analyze tag ID --add mouthguard')\n"
+                : "\(scope.prefix(1).uppercased() + scope.dropFirst()): no other tag to compare\n")
         }
         var text = kept ? "" : "Among \(scope):\n"
+        text += trend
         text += rows.map { $0.sentence + "\n" }.joined() + "\n"
         var table = TextTable(headers: ["tag", "nights", "median score", "range", "snoring", "snores/h", "without", "median score",
                                         "range", "snoring", "snores/h", "p"],
@@ -79,8 +81,16 @@ extension TagComparison {
         var sentence: String
     }
 
+    struct JSONTrend: Encodable {
+        var nights: Int
+        var firstNight, lastNight: String
+        var tau, pValue, smallestPValue, slopePerWeek: Double
+        var sentence: String
+    }
+
     struct JSONComparison: Encodable {
         var nights: Int
+        var overTime: JSONTrend?
         var onlyWith, onlyWithout: [String]
         var minimumNights: Int
         var test: String
@@ -97,7 +107,12 @@ extension TagComparison {
                             highestScore: round(side.highestScore), medianShare: round(side.medianShare),
                             medianSnoresPerHour: round(side.medianSnoresPerHour))
         }
-        let comparison = JSONComparison(nights: nights, onlyWith: onlyWith, onlyWithout: onlyWithout, minimumNights: Self.minimumNights,
+        let trend = overTime.map { trend in
+            JSONTrend(nights: trend.nights, firstNight: Self.nightDate(trend.firstMilliseconds), lastNight: Self.nightDate(trend.lastMilliseconds),
+                      tau: (trend.tau * 1000).rounded() / 1000, pValue: Self.rounded(p: trend.p), smallestPValue: Self.rounded(p: trend.smallestP),
+                      slopePerWeek: (trend.slopePerWeek * 100).rounded() / 100, sentence: overTimeSentence() ?? "")
+        }
+        let comparison = JSONComparison(nights: nights, overTime: trend, onlyWith: onlyWith, onlyWithout: onlyWithout, minimumNights: Self.minimumNights,
                                         test: Self.testNote, tags: rows.map {
             JSONRow(tag: $0.tag, with: side($0.with), without: side($0.without), tooFewNights: $0.isThin,
                     pValue: $0.test.map { Self.rounded(p: $0.p) }, smallestPValue: $0.test.map { Self.rounded(p: $0.smallestP) },

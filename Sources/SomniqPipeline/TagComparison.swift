@@ -1,3 +1,4 @@
+import Foundation
 import SomniqStore
 
 /// What helped: for each tag, the nights with it against the nights without it (median snore score, snoring share and
@@ -124,18 +125,25 @@ public struct TagComparison: Equatable, Sendable {
     /// alcohol, to see what a mouthguard does apart from it).
     public var onlyWith: [String]
     public var onlyWithout: [String]
+    /// The snore score over time on the nights compared, where their starts are known (`starts`).
+    public var overTime: ScoreTrend?
 
     /// - Parameters:
     ///   - nights: each night's summary and tags.
     ///   - onlyWith: compare only the nights with every one of these tags.
     ///   - onlyWithout: compare only the nights with none of these tags.
-    public init(nights: [(summary: NightSummaryRecord, tags: [String])], onlyWith: [String] = [], onlyWithout: [String] = []) {
+    ///   - starts: each recording's start (milliseconds since the epoch), by id, for the score over time.
+    public init(nights: [(summary: NightSummaryRecord, tags: [String])], onlyWith: [String] = [], onlyWithout: [String] = [],
+                starts: [Int64: Int64] = [:]) {
         self.onlyWith = Array(Set(onlyWith)).sorted()
         self.onlyWithout = Array(Set(onlyWithout)).sorted()
         let kept = nights.filter { night in
             onlyWith.allSatisfy(night.tags.contains) && !onlyWithout.contains(where: night.tags.contains)
         }
         self.nights = kept.count
+        overTime = ScoreTrend(nights: kept.compactMap { night in
+            starts[night.summary.recordingID].map { (startMilliseconds: $0, score: night.summary.snoreScore) }
+        })
         let tags = Set(kept.flatMap(\.tags)).subtracting(onlyWith).sorted()
         rows = tags.map { tag in
             let with = kept.filter { $0.tags.contains(tag) }, without = kept.filter { !$0.tags.contains(tag) }
@@ -157,7 +165,25 @@ public struct TagComparison: Equatable, Sendable {
     public init(store: AnalysisStore, onlyWith: [String] = [], onlyWithout: [String] = []) throws {
         let summaries = try store.nightSummaries()
         let tags = try store.tagsByRecording()
-        self.init(nights: summaries.keys.sorted().map { (summaries[$0]!, tags[$0] ?? []) }, onlyWith: onlyWith, onlyWithout: onlyWithout)
+        var starts: [Int64: Int64] = [:]
+        for record in try store.recordings() { starts[record.id] = record.startUTC.flatMap(UTCTimestamp.parse) }
+        self.init(nights: summaries.keys.sorted().map { (summaries[$0]!, tags[$0] ?? []) }, onlyWith: onlyWith, onlyWithout: onlyWithout,
+                  starts: starts)
+    }
+
+    /// The date of the night a recording begun then belongs to, as the report dates nights (a start before noon counts
+    /// to the day before), in `timeZone`: `2026-11-21`.
+    public static func nightDate(_ milliseconds: Int64, timeZone: TimeZone = .current) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: Double(milliseconds - 12 * 3_600_000) / 1000))
+        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+    }
+
+    /// The score over time as a sentence, the nights dated in `timeZone`.
+    public func overTimeSentence(timeZone: TimeZone = .current) -> String? {
+        overTime.map { $0.sentence(from: Self.nightDate($0.firstMilliseconds, timeZone: timeZone),
+                                   to: Self.nightDate($0.lastMilliseconds, timeZone: timeZone)) }
     }
 
     /// "the 7 nights without alcohol", "the 4 nights with side and without alcohol", or "6 nights" when every night is

@@ -56,7 +56,14 @@ import Testing
         let test = value["test"] as? String ?? ""
         #expect(test.hasPrefix("p: the Wilcoxon rank-sum (Mann-Whitney U) test"), "\(test)")
 
+        // The score over the six nights, guarded and not in turn: no trend to speak of.
+        let overTime = try #require(value["overTime"] as? [String: Any])
+        #expect(overTime["nights"] as? Int == 6 && overTime["firstNight"] as? String != nil, "\(overTime)")
+        #expect((overTime["sentence"] as? String)?.hasPrefix("Over 6 nights (") == true, "\(overTime)")
+        #expect((overTime["pValue"] as? Double ?? 0) > 0.5, "alternating nights are no trend: \(overTime)")
+
         let table = try CommandRunner.run(["trends", "--db", db])
+        #expect(table.stdout.hasPrefix("Over 6 nights ("), "\(table.stdout)")
         let sentence = table.stdout.split(separator: "\n").first { $0.hasPrefix("with mouthguard, 3 nights: median score ") }
         #expect(sentence != nil, "\(table.stdout)")
         #expect(sentence?.contains("; without, 3 nights: ") == true)
@@ -72,8 +79,8 @@ import Testing
                 "\(csv.stdout)")
         // Kept to the nights without alcohol: five, the mouthguard's three against two.
         let kept = try CommandRunner.run(["trends", "--db", db, "--only-without", "alcohol"])
-        #expect(kept.status == 0 && kept.stdout.hasPrefix("Among the 5 nights without alcohol:\nwith mouthguard, 3 nights: median score 12 "
-                                                          + "(11-13); without, 2 nights: "), "\(kept.stdout)")
+        #expect(kept.status == 0 && kept.stdout.hasPrefix("Among the 5 nights without alcohol:\nOver 5 nights ("), "\(kept.stdout)")
+        #expect(kept.stdout.contains("\nwith mouthguard, 3 nights: median score 12 (11-13); without, 2 nights: "), "\(kept.stdout)")
         #expect(!kept.stdout.contains("with alcohol"), "\(kept.stdout)")
         let unknown = try CommandRunner.run(["trends", "--db", db, "--only-with", "wine"])
         #expect(unknown.status == 64 && unknown.stderr.contains("no night in \(db) is tagged 'wine'; its tags: alcohol, mouthguard"),
@@ -105,6 +112,7 @@ import Testing
         let trend = try String(contentsOfFile: pages + "/index.html", encoding: .utf8)
         let comparison = String(sentence?.dropLast(verdict.count) ?? "-")
         #expect(trend.contains("<h2 id=\"helped\">What helped</h2>") && trend.contains(comparison) && trend.contains(verdict + ".</li>"))
+        #expect(trend.contains("<p>Over 6 nights (Sat 21 Nov 2026 to Thu 26 Nov 2026) the snore score "), "the score over time")
         #expect(trend.components(separatedBy: "<svg class=\"bars\"").count - 1 == 2)
         #expect(trend.components(separatedBy: "<rect class=\"bar tagged\"").count - 1 == 2 * 4, "3 guarded nights and 1 with alcohol, in each chart")
         #expect(trend.components(separatedBy: "<rect class=\"tagmark\"").count - 1 == 2 * 4)
