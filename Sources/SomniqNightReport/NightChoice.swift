@@ -1,4 +1,5 @@
 import Foundation
+import SomniqPipeline
 
 /// Recordings named by their night, as the morning report dates nights (`LocalClock.nightOf`): `2026-11-21` is every
 /// recording begun from noon on the 21st to noon on the 22nd, local time, and `last` is the latest such night. A
@@ -13,7 +14,7 @@ public enum NightChoice {
     /// The recordings of the night `argument` names among `recordings`, in the order of their starts; empty when none
     /// began that night.
     public static func recordings(of argument: String, among recordings: [Night], clock: LocalClock) -> [Int64] {
-        let dated = recordings.map { (id: $0.id, start: $0.startMilliseconds, night: clock.isoDate(clock.nightOf($0.startMilliseconds))) }
+        let dated = recordings.map { (id: $0.id, start: $0.startMilliseconds, night: Formatting.nightDate($0.startMilliseconds, timeZone: clock.timeZone)) }
         let wanted = argument == "last" ? dated.max { ($0.start, $0.id) < ($1.start, $1.id) }?.night : date(argument).map { _ in argument }
         guard let wanted else { return [] }
         return dated.filter { $0.night == wanted }.sorted { ($0.start, $0.id) < ($1.start, $1.id) }.map(\.id)
@@ -24,7 +25,7 @@ public enum NightChoice {
     /// 2026-11-24 (5 nights)".
     public static func noneFound(_ argument: String, among recordings: [Night], clock: LocalClock) -> String {
         if argument == "last" { return "no analysed recording, so no last night" }
-        let nights = Set(recordings.map { clock.isoDate(clock.nightOf($0.startMilliseconds)) }).sorted()
+        let nights = Set(recordings.map { Formatting.nightDate($0.startMilliseconds, timeZone: clock.timeZone) }).sorted()
         // Foundation on Linux names UTC "GMT".
         let zone = ["GMT", "UTC"].contains(clock.timeZone.identifier) ? "UTC" : clock.timeZone.identifier
         let stored = switch nights.count {

@@ -28,6 +28,15 @@ public enum Formatting {
         return seconds > 0 && whole == 0 ? "<1 s" : "\(Int(whole)) s"
     }
 
+    /// The date of the night a recording begun then belongs to, as the report dates nights (a start before noon counts
+    /// to the day before), in `timeZone`: `2026-11-21`.
+    public static func nightDate(_ milliseconds: Int64, timeZone: TimeZone = .current) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: Double(milliseconds - 12 * 3_600_000) / 1000))
+        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+    }
+
     /// `count` and its noun, singular for one: "1 alert", "0 alerts", "3 episodes".
     public static func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
 

@@ -9,6 +9,8 @@ public struct RecordingListing: Sendable {
         public var id: Int64
         public var path: String
         public var startUtc: String?
+        /// The night it belongs to, as the report dates nights (local time; `tag`, `report` and the rest take it).
+        public var night: String?
         public var durationSeconds: Double?
         public var status: String
         public var errorCode: String?
@@ -26,11 +28,14 @@ public struct RecordingListing: Sendable {
 
     public var entries: [Entry]
 
-    public init(store: AnalysisStore) throws(StoreError) {
+    /// - Parameter timeZone: the zone the nights are dated in.
+    public init(store: AnalysisStore, timeZone: TimeZone = .current) throws(StoreError) {
         let runs = try store.profileRuns()
         let tags = try store.tagsByRecording()
         entries = try store.recordings().map { record in
-            Entry(id: record.id, path: record.path, startUtc: record.startUTC, durationSeconds: record.durationSeconds,
+            Entry(id: record.id, path: record.path, startUtc: record.startUTC,
+                  night: record.startUTC.flatMap(UTCTimestamp.parse).map { Formatting.nightDate($0, timeZone: timeZone) },
+                  durationSeconds: record.durationSeconds,
                   status: record.status, errorCode: record.errorCode, errorMessage: record.errorMessage,
                   truncated: record.truncated, declaredFrames: record.declaredFrames, sampleRate: record.sampleRate,
                   model: record.modelName.map { "\($0)@\(record.modelVersion ?? "")" }, profiles: runs[record.id] ?? [],
@@ -53,10 +58,10 @@ public struct RecordingListing: Sendable {
     }
 
     public func table() -> String {
-        var table = TextTable(headers: ["id", "start (UTC)", "duration", "status", "model", "episodes per profile", "tags", "path"],
-                              alignments: [.right, .left, .right, .left, .left, .left, .left, .left])
+        var table = TextTable(headers: ["id", "night", "start (UTC)", "duration", "status", "model", "episodes per profile", "tags", "path"],
+                              alignments: [.right, .left, .left, .right, .left, .left, .left, .left, .left])
         for entry in entries {
-            table.append([String(entry.id), entry.startUtc ?? "", entry.durationSeconds.map(Formatting.clock) ?? "", Self.state(entry),
+            table.append([String(entry.id), entry.night ?? "", entry.startUtc ?? "", entry.durationSeconds.map(Formatting.clock) ?? "", Self.state(entry),
                           entry.model ?? "", Self.episodes(entry), entry.tags.joined(separator: ","), entry.path])
         }
         var text = table.render()
@@ -78,10 +83,10 @@ public struct RecordingListing: Sendable {
 
     public func csv() -> String {
         CSVText.make { writer in
-            writer.write(row: ["id", "path", "start_utc", "duration_s", "status", "error_code", "error_message", "truncated",
+            writer.write(row: ["id", "path", "start_utc", "night", "duration_s", "status", "error_code", "error_message", "truncated",
                                "declared_frames", "sample_rate", "model", "profiles", "episodes", "alerts", "tags"])
             for entry in entries {
-                writer.integer(entry.id); writer.text(entry.path); writer.text(entry.startUtc ?? "")
+                writer.integer(entry.id); writer.text(entry.path); writer.text(entry.startUtc ?? ""); writer.text(entry.night ?? "")
                 if let duration = entry.durationSeconds { writer.number(duration) } else { writer.plain("") }
                 writer.text(entry.status); writer.text(entry.errorCode ?? ""); writer.text(entry.errorMessage ?? "")
                 writer.integer(entry.truncated ? 1 : 0)

@@ -108,7 +108,7 @@ extension TagComparison {
                             medianSnoresPerHour: round(side.medianSnoresPerHour))
         }
         let trend = overTime.map { trend in
-            JSONTrend(nights: trend.nights, firstNight: Self.nightDate(trend.firstMilliseconds), lastNight: Self.nightDate(trend.lastMilliseconds),
+            JSONTrend(nights: trend.nights, firstNight: Formatting.nightDate(trend.firstMilliseconds), lastNight: Formatting.nightDate(trend.lastMilliseconds),
                       tau: (trend.tau * 1000).rounded() / 1000, pValue: Self.rounded(p: trend.p), smallestPValue: Self.rounded(p: trend.smallestP),
                       slopePerWeek: (trend.slopePerWeek * 100).rounded() / 100, sentence: overTimeSentence() ?? "")
         }

@@ -171,19 +171,10 @@ public struct TagComparison: Equatable, Sendable {
                   starts: starts)
     }
 
-    /// The date of the night a recording begun then belongs to, as the report dates nights (a start before noon counts
-    /// to the day before), in `timeZone`: `2026-11-21`.
-    public static func nightDate(_ milliseconds: Int64, timeZone: TimeZone = .current) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let parts = calendar.dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: Double(milliseconds - 12 * 3_600_000) / 1000))
-        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
-    }
-
     /// The score over time as a sentence, the nights dated in `timeZone`.
     public func overTimeSentence(timeZone: TimeZone = .current) -> String? {
-        overTime.map { $0.sentence(from: Self.nightDate($0.firstMilliseconds, timeZone: timeZone),
-                                   to: Self.nightDate($0.lastMilliseconds, timeZone: timeZone)) }
+        overTime.map { $0.sentence(from: Formatting.nightDate($0.firstMilliseconds, timeZone: timeZone),
+                                   to: Formatting.nightDate($0.lastMilliseconds, timeZone: timeZone)) }
     }
 
     /// "the 7 nights without alcohol", "the 4 nights with side and without alcohol", or "6 nights" when every night is

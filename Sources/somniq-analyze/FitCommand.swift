@@ -6,6 +6,7 @@ import SomniqFit
 import SomniqModel
 import SomniqLabelledAudio
 import SomniqPipeline
+import SomniqReports
 import SomniqSynth
 
 extension ModelFitter.Method: ExpressibleByArgument {}
@@ -251,7 +252,31 @@ struct FitCommand: ParsableCommand {
                                + "shapes without --shape-features)")
     }
 
+    /// The first line of a held-out list, by which an earlier one is known (and may be written over).
+    static let holdoutListHeader = "path\tlabel\tclass\n"
+
+    /// Where --holdout-list may be written: a new file, an earlier list, or a device or pipe (written in place, never
+    /// replaced by a file); never a file of another kind, nor one of the clips or manifests given.
+    static func checkHoldoutList(clips: [String]) -> (String) throws -> OutputSafety.Destination {
+        { path in
+            do throws(OutputSafety.Refusal) {
+                return try OutputSafety.check(path, database: nil, recordings: clips, force: false, what: "held-out list") {
+                    $0.starts(with: Data(holdoutListHeader.utf8))
+                }
+            } catch {
+                let reason = switch error {
+                case .notOurs: "the file exists and is not a held-out list fit wrote; name a new file"
+                case .recording, .database: "this is one of --clips; writing there would replace it"
+                case .notAFile(_, let kind): "this is \(kind), not a file to write"
+                }
+                throw ValidationError("--holdout-list \(Formatting.printable(path)): \(reason) (nothing was fitted)")
+            }
+        }
+    }
+
     func run() throws {
+        // Checked before any work: the list is written only at the end, after the fit.
+        let holdoutDestination = try holdoutList.map(Self.checkHoldoutList(clips: clips))
         let baseBundle = try ModelOptions.load(base)
         for id in backstop where !baseBundle.classifier.classIDs.contains(id) {
             throw ValidationError("--backstop \(id): no such class in the base model; choose from \(baseBundle.classifier.classIDs.joined(separator: ", "))")
@@ -468,14 +493,16 @@ struct FitCommand: ParsableCommand {
             training = split.training
             Terminal.error("holding out \(what): \(split.scored.count) clips; fitting on \(training.count) (copies included)")
             if let holdoutList {
-                var text = "path\tlabel\tclass\n"
+                var text = Self.holdoutListHeader
                 for index in split.scored {
                     let clip = dataset.clips[index]
                     // A mixed bag's clip may hold one of our classes, which one not known: class "?".
                     text += "\(clip.path)\t\(LabelMap.label(clip.label, detail: clip.detail))\t\(clip.uncertainClasses.isEmpty ? clip.classID ?? "" : "?")\n"
                 }
                 do {
-                    try text.write(toFile: holdoutList, atomically: true, encoding: .utf8)
+                    let sink = try holdoutDestination == .stream ? ByteSink.stream(holdoutList) : ByteSink.file(holdoutList)
+                    sink.write(text)
+                    try sink.finish()
                 } catch {
                     Terminal.error("\(holdoutList): error: cannot write the held-out list: \(error.localizedDescription)")
                     throw ExitStatus.nothingDone

@@ -5,7 +5,10 @@ struct RecordingsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "recordings",
         abstract: "List the recordings a database holds: id, path, start, duration, status (and why a file failed), model, and episodes per profile.",
-        discussion: "The id is what compare, export --recording and clips --recording take. Only reads the database.")
+        discussion: """
+            The id, or the night (its date, local time: a recording begun before noon belongs to the night before), is \
+            what tag, report, export --recording and clips --recording take; compare takes the id. Only reads the database.
+            """)
 
     @OptionGroup var options: ListingOptions
 

@@ -6,7 +6,8 @@ struct TrendsCommand: ParsableCommand {
         commandName: "trends",
         abstract: "What helped: for each night tag, the nights with it against those without (median snore score, its range, snoring share, snores an hour).",
         discussion: """
-            Tag nights first ('somniq-analyze tag ID --add mouthguard'). With fewer than 3 nights on a side a row says \
+            Begins with the snore score over time (its Theil-Sen slope a week, and Kendall's test of whether it could be \
+            chance). Tag nights first ('somniq-analyze tag last --add mouthguard'). With fewer than 3 nights on a side a row says \
             that it is too few to tell; where another tag falls mostly on one side (side-sleeping tried on most of the \
             mouthguard's nights) the row says so, and --only-without side compares the mouthguard among the nights \
             without it. The same comparison heads the trend page of 'report'. Only reads the database.

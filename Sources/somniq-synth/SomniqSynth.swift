@@ -65,8 +65,7 @@ struct NightCommand: ParsableCommand {
         case .rainy: .rainy(sampleRate: format.sampleRate, seed: format.seed)
         }
         try format.write(night.floatSamples, to: output)
-        try night.dcaseLabels(fileName: (output as NSString).lastPathComponent)
-            .write(toFile: labels, atomically: true, encoding: .utf8)
+        try writeText(night.dcaseLabels(fileName: (output as NSString).lastPathComponent), to: labels)
     }
 }
 
@@ -358,4 +357,19 @@ struct DevNightsCommand: ParsableCommand {
             try content.write(toFile: (outputDir as NSString).appendingPathComponent("\(prefix)-\(suffix).tsv"), atomically: true, encoding: .utf8)
         }
     }
+}
+
+/// Writes `text` to `path`: a file appears whole (written beside it and renamed over it), while a device or named pipe
+/// there (`--labels /dev/null`, `/dev/stdout`) is written in place; an atomic write would put a file in its place.
+func writeText(_ text: String, to path: String) throws {
+    var status = stat()
+    if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFCHR || status.st_mode & S_IFMT == S_IFIFO {
+        guard let handle = FileHandle(forWritingAtPath: path) else {
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
+        }
+        try handle.write(contentsOf: Data(text.utf8))
+        try handle.close()
+        return
+    }
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
 }

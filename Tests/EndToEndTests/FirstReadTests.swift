@@ -59,6 +59,14 @@ import Testing
         let b = try #require(rows.first { $0.count > 2 && $0[1].hasSuffix("b.flac") })
         #expect(a[2] == "2026-03-04T21:15:00.000Z", "the manifest's start, in UTC: \(a)")
         #expect(b[2] != "2026-03-04T21:15:00.000Z", "an empty cell leaves the file's own start: \(b)")
+        // The night it belongs to, dated in local time as the report dates nights: 21:15 UTC is 11:15 in Honolulu, a
+        // start before noon, so the night of the 3rd there.
+        for (zone, night) in [("UTC", "2026-03-04"), ("Pacific/Honolulu", "2026-03-03")] {
+            let zoned = try CommandRunner.run(["recordings", "--db", db, "--format", "csv"], environment: ["TZ": zone])
+            let row = zoned.stdout.split(whereSeparator: \.isNewline).map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+                .first { $0.count > 3 && $0[1].hasSuffix("a.caf") }
+            #expect(row.map { String($0[3]) } == night, "\(zone): \(zoned.stdout)")
+        }
 
         try "path\tstart\na.caf\t2026-02-30T22:00:00Z\n".write(toFile: manifest, atomically: true, encoding: .utf8)
         let bad = try CommandRunner.run(["analyze", "--manifest", manifest, "--db", scratch.file("other.sqlite")])

@@ -376,6 +376,30 @@ import Testing
         #expect(listed.sorted()
                 == ["alarm-1.wav", "alarm-2.wav", "other-1.wav", "other-2.wav", "snoring-1.wav", "snoring-2.wav"])
 
+        // The list goes into a named pipe in place (as into /dev/stdout), and never over a file of another kind or a
+        // manifest given; both refused before anything is fitted.
+        let fifo = scratch.file("held.fifo")
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let received = HardeningTests.Received()
+        let reader = Thread { received.set(FileHandle(forReadingAtPath: fifo)?.readDataToEndOfFile() ?? Data()) }
+        reader.start()
+        let toPipe = try CommandRunner.run(common + ["--out", scratch.file("piped"), "--holdout-source", "corpus-a", "--holdout-list", fifo])
+        #expect(toPipe.status == 0, "\(toPipe.stderr)")
+        #expect(received.wait(seconds: 60).map { String(decoding: $0, as: UTF8.self).split(separator: "\n").count } == 7,
+                "a header and six clips")
+        var status = stat()
+        #expect(lstat(fifo, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO, "the pipe is not replaced")
+        let notes = scratch.file("notes.tsv")
+        try "my notes\n".write(toFile: notes, atomically: true, encoding: .utf8)
+        for (path, reason) in [(notes, "the file exists and is not a held-out list fit wrote"), (clips + "/MANIFEST.tsv", "this is one of --clips")] {
+            let refused = try CommandRunner.run(common + ["--out", scratch.file("x"), "--holdout-source", "corpus-a", "--holdout-list", path])
+            #expect(refused.status == 64 && refused.stderr.contains("--holdout-list \(path): \(reason)"), "\(refused.stderr)")
+        }
+        #expect(try String(contentsOfFile: notes, encoding: .utf8) == "my notes\n")
+        // Its own earlier list it writes again.
+        #expect(try CommandRunner.run(common + ["--out", scratch.file("again"), "--holdout-source", "corpus-a",
+                                                "--holdout-list", scratch.file("held.tsv")]).status == 0)
+
         let unknown = try CommandRunner.run(common + ["--out", scratch.file("x"), "--holdout-source", "corpus-c"])
         #expect(unknown.status == 64 && unknown.stderr.contains("--holdout-source corpus-c: no clip has this source; choose from corpus-a, corpus-b"),
                 "\(unknown.stderr)")

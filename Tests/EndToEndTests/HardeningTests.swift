@@ -25,6 +25,25 @@ import Testing
         #expect(Date().timeIntervalSince(started) < 120, "nothing waited on the FIFO")
     }
 
+    /// `somniq-synth night --labels` naming a device or a named pipe writes to it in place: `--labels /dev/null` used
+    /// to replace the system's /dev/null with a file (an atomic write renames a file over the path), as root.
+    @Test func synthLabelsGoIntoAPipeInPlace() throws {
+        let scratch = Scratch()
+        let fifo = scratch.file("labels.fifo")
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let received = Received()
+        let reader = Thread { received.set(FileHandle(forReadingAtPath: fifo)?.readDataToEndOfFile() ?? Data()) }
+        reader.start()
+        let night = ["night", "--output", scratch.file("night.wav"), "--labels"]
+        let piped = try CommandRunner.run(night + [fifo], product: "somniq-synth")
+        #expect(piped.status == 0, "\(piped.stderr)")
+        let file = try CommandRunner.run(night + [scratch.file("labels.tsv")], product: "somniq-synth")
+        #expect(file.status == 0, "\(file.stderr)")
+        #expect(received.wait(seconds: 60) == FileManager.default.contents(atPath: scratch.file("labels.tsv")), "what the pipe carried")
+        var status = stat()
+        #expect(lstat(fifo, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO, "the FIFO is still a FIFO")
+    }
+
     /// `export --output` naming a device or a named pipe, or a link to one, writes to it in place: `/dev/null` stays the
     /// system's device (it used to be replaced by a file holding the export, as root), a FIFO is written to and never read
     /// to decide (it used to hang), with `--force` too; `-` is standard output; a folder is refused.
