@@ -118,7 +118,9 @@ public struct ScoreTrend: Equatable, Sendable {
     /// "Over 14 nights (2026-11-21 to 2026-12-04) the snore score fell by about 1.2 points a week; unlikely to be chance
     /// alone (Kendall's tau -0.45, p = 0.006)", or that so few nights cannot tell a trend from chance.
     public func sentence(from first: String, to last: String) -> String {
-        let direction = slopePerWeek == 0 ? "held steady" : (slopePerWeek < 0 ? "fell" : "rose")
+        // The slope's sign, or where the median slope is 0 (many nights scoring 0, say) the correlation's.
+        let leaning = slopePerWeek != 0 ? slopePerWeek : tau
+        let direction = leaning == 0 ? "held steady" : (leaning < 0 ? "fell" : "rose")
         let rate = slopePerWeek == 0 ? "" : " by about \(Formatting.fixed(abs(slopePerWeek), abs(slopePerWeek) < 10 ? 1 : 0)) points a week"
         var text = "Over \(nights) nights (\(first) to \(last)) the snore score \(direction)\(rate)"
         let tauText = Formatting.fixed(tau, 2)

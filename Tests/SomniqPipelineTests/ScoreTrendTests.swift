@@ -43,6 +43,10 @@ import Testing
     }
 
     @Test func theSentence() throws {
+        // The median slope 0 (most nights score 0), the correlation rising: said to rise, without a rate.
+        let mostlyNone = try #require(trend([0, 0, 0, 0, 0, 0, 0, 0, 2, 0]))
+        #expect(mostlyNone.slopePerWeek == 0 && mostlyNone.tau > 0)
+        #expect(mostlyNone.sentence(from: "a", to: "b").hasPrefix("Over 10 nights (a to b) the snore score rose; "), "\(mostlyNone)")
         let falling = try #require(trend([40, 38, 41, 35, 36, 30, 33, 29, 31, 25, 27, 22, 26, 20, 24, 18, 21, 15, 17, 12]))
         #expect(falling.sentence(from: "2026-11-21", to: "2026-12-10") == "Over 20 nights (2026-11-21 to 2026-12-10) the snore score fell "
                 + "by about 9.9 points a week; unlikely to be chance alone (Kendall's tau -0.85, p < 0.001)")
