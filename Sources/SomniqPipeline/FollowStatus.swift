@@ -6,7 +6,7 @@ import SomniqFeatures
 /// signal), and the alerts raised.
 ///
 ///     heard 2:13:05.0, the last second at -52 dBFS; stored to 2:12:30.0; 4 alerts, the last snoring at +1:12:33.0
-public struct FollowStatus: Equatable, Sendable {
+public struct FollowStatus: Sendable {
     public var heardSeconds: Double
     public var storedSeconds: Double
     /// The power mean of the last second's 10 ms levels, dBFS; `nil` before a second has been heard.
@@ -23,8 +23,6 @@ public struct FollowStatus: Equatable, Sendable {
         self.alerts = alerts
         self.lastAlert = lastAlert
     }
-
-    public static func == (a: FollowStatus, b: FollowStatus) -> Bool { a.line == b.line }
 
     /// The level below which a second is said to hold no signal: digital silence (the envelope's floor is -127.5 dBFS),
     /// as a muted input or a disconnected microphone gives.

@@ -68,9 +68,7 @@ public struct ScoreTrend: Equatable, Sendable {
             func twoSided(_ difference: Int) -> Double { min(1, erfc(Double(abs(difference)) / variance.squareRoot() / 2.0.squareRoot())) }
             p = twoSided(concordant - discordant)
             // The most extreme order: every pair of distinct days and distinct scores agreeing.
-            var untied = 0
-            for i in 0..<n { for j in (i + 1)..<n where days[j] != days[i] && scores[j] != scores[i] { untied += 1 } }
-            smallestP = twoSided(untied)
+            smallestP = twoSided(concordant + discordant)
         }
     }
 
