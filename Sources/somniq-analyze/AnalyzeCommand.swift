@@ -62,6 +62,12 @@ struct AnalyzeCommand: ParsableCommand {
     @Option(help: "Recordings analysed at once (default: the number of cores).")
     var jobs = ProcessInfo.processInfo.activeProcessorCount
 
+    @Option(name: .customLong("tag"), help: ArgumentHelp(
+        "A tag for every night given here (repeatable): what was tried, as 'tag --add' adds it.",
+        discussion: "Added to the nights analysed, and to those the database already held (their other tags kept); a file that fails takes none.",
+        valueName: "tag"))
+    var tags: [String] = []
+
     @Flag(help: "Analyse again even what the database already holds with this model.")
     var reanalyze = false
 
@@ -81,6 +87,7 @@ struct AnalyzeCommand: ParsableCommand {
             throw ValidationError("--start \(start): \(problem)")
         }
         if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        try TagCommand.validate(tags, option: "--tag")
         if inputs.isEmpty && manifest == nil { throw ValidationError("give audio files or folders, or --manifest FILE") }
         if let shardCount, shardCount < 1 { throw ValidationError("--shard-count must be at least 1") }
         if shardCount != nil && shard != "auto" { throw ValidationError("--shard-count goes with --shard auto") }
@@ -131,7 +138,7 @@ struct AnalyzeCommand: ParsableCommand {
     func run() throws {
         let bundle = try modelOptions.load()
         let profiles = try selectedProfiles(bundle)
-        let (files, starts, tags) = try selectedFilesAndStarts()
+        let (files, starts, manifestTags) = try selectedFilesAndStarts()
         guard !files.isEmpty || shard != nil else {
             throw ValidationError("no audio files found in \((inputs + [manifest].compactMap { $0 }).joined(separator: ", "))")
         }
@@ -140,6 +147,7 @@ struct AnalyzeCommand: ParsableCommand {
         }
 
         let store = try StoreOpening.open(db, adoptForeign: adoptDatabase)
+        if !tags.isEmpty { TagCommand.warnOfNearTwins(tags, inUse: try store.tagsInUse()) }
         let batch = BatchAnalyzer(analyzer: RecordingAnalyzer(bundle: bundle, acceptsCutShort: !strict), store: store,
                                   profiles: profiles, jobs: jobs,
                                   reanalyze: reanalyze, explicitStart: start.flatMap(RecordingStartTime.parseISO8601),
@@ -169,10 +177,17 @@ struct AnalyzeCommand: ParsableCommand {
         }
         ticker?.stop()
         interruption.stop()
-        // The manifest's tags, on the nights now in the database (added to any they had; `tag --remove` takes one off).
-        for (path, nightTags) in tags.sorted(by: { $0.key < $1.key }) {
-            guard let id = try? store.recordingID(forPath: path) else { continue }
+        // The manifest's tags and --tag, on the nights now in the database (added to any they had; `tag --remove`
+        // takes one off).
+        var tagged = Set<Int64>()
+        for path in Set(files).sorted() {
+            let nightTags = (manifestTags[path] ?? []) + tags
+            guard !nightTags.isEmpty, let id = try? store.recordingID(forPath: path) else { continue }
             try store.changeTags(recordingID: id, adding: nightTags, removing: [])
+            if !tags.isEmpty { tagged.insert(id) }
+        }
+        if !tags.isEmpty {
+            Terminal.error("tagged \(Formatting.counted(tagged.count, "night")) \(tags.map { "'\(Formatting.printable($0))'" }.joined(separator: ", "))")
         }
 
         let summary = batch.snapshot

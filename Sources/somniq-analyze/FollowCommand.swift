@@ -74,6 +74,11 @@ struct FollowCommand: ParsableCommand {
         valueName: "iso8601"))
     var start: String?
 
+    @Option(name: .customLong("tag"), help: ArgumentHelp(
+        "A tag for the night (repeatable): what was tried, as 'tag --add' adds it; added when the night is stored.",
+        valueName: "tag"))
+    var tags: [String] = []
+
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case text, jsonl
     }
@@ -83,6 +88,7 @@ struct FollowCommand: ParsableCommand {
     func validate() throws {
         if !(idle > 0) { throw ValidationError("--idle must be a positive number of seconds") }
         if !(onAlertTimeout > 0) { throw ValidationError("--on-alert-timeout must be a positive number of seconds") }
+        try TagCommand.validate(tags, option: "--tag")
         if let start, start != "now", let problem = RecordingStartTime.problem(withISO8601: start) {
             throw ValidationError("--start \(start): \(problem)")
         }
@@ -140,6 +146,7 @@ struct FollowCommand: ParsableCommand {
         }
         // The database first: a follow that cannot store its night must not start recording one.
         let store = try StoreOpening.open(db)
+        if !tags.isEmpty { TagCommand.warnOfNearTwins(tags, inUse: try store.tagsInUse()) }
         let began = Date()
         var startDate = start == "now" ? began : start.flatMap(RecordingStartTime.parseISO8601)
         let input: Input
@@ -260,8 +267,20 @@ struct FollowCommand: ParsableCommand {
             Terminal.error("\(path): error: the night was followed (\(Formatting.clock(heard.heardSeconds))) but could not be stored: \(failure)")
             throw ExitStatus.someInputsFailed
         }
+        var taggedAs = ""
+        if !tags.isEmpty {
+            do throws(StoreError) {
+                guard let id = try store.recordingID(forPath: path) else { throw StoreError.notFound(path: db, what: "the night of \(path)") }
+                taggedAs = "; its tags: " + (try store.changeTags(recordingID: id, adding: tags, removing: []))
+                    .map { "'\(Formatting.printable($0))'" }.joined(separator: ", ")
+            } catch {
+                Terminal.error("\(path): error: the night is stored, but its tags could not be added: \(error.description); "
+                               + "add them with 'somniq-analyze tag \(path) --add TAG'")
+                throw ExitStatus.someInputsFailed
+            }
+        }
         let ending = input.ending(idle: idle)
-        Terminal.error("\(path): \(Formatting.clock(heard.heardSeconds)) followed (\(ending)); stored in \(db)")
+        Terminal.error("\(path): \(Formatting.clock(heard.heardSeconds)) followed (\(ending)); stored in \(db)\(taggedAs)")
     }
 
     /// What is followed: a file being written, or raw PCM on standard input recorded to a file as it comes.

@@ -27,9 +27,7 @@ struct TagCommand: ParsableCommand {
     var remove: [String] = []
 
     func validate() throws {
-        for tag in add + remove {
-            if let problem = AnalysisStore.tagProblem(tag) { throw ValidationError("tag '\(Formatting.printable(tag))': \(problem)") }
-        }
+        try Self.validate(add + remove)
         if (!add.isEmpty || !remove.isEmpty) && recordings.isEmpty {
             throw ValidationError("name the recordings to tag (ids, paths, or nights: 2026-11-21, last; 'somniq-analyze recordings' lists them)")
         }
@@ -39,7 +37,7 @@ struct TagCommand: ParsableCommand {
         let changing = !add.isEmpty || !remove.isEmpty
         let store = try StoreOpening.open(db, existing: true, writes: changing)
         let ids = try RecordingSelection.resolve(recordings, store: store, db: db)
-        if !add.isEmpty { warnOfNearTwins(inUse: try store.tagsInUse()) }
+        if !add.isEmpty { Self.warnOfNearTwins(add, inUse: try store.tagsInUse()) }
         for id in ids {
             guard let record = try store.recording(id: id) else { continue }
             let tags: [String]
@@ -62,10 +60,19 @@ struct TagCommand: ParsableCommand {
         }
     }
 
+    /// Refuses, as a usage error, a tag that cannot be one (`AnalysisStore.tagProblem`), named with the option it came by.
+    static func validate(_ tags: [String], option: String? = nil) throws {
+        for tag in tags {
+            if let problem = AnalysisStore.tagProblem(tag) {
+                throw ValidationError("\(option.map { "\($0) " } ?? "")tag '\(Formatting.printable(tag))': \(problem)")
+            }
+        }
+    }
+
     /// Tags are compared exactly, so `Mouthguard` and `mouthguard` are two tags and `trends` would split their nights:
     /// a new tag that differs from one in use only by case is named beside it (the tag is still added as written).
-    private func warnOfNearTwins(inUse: [String]) {
-        for tag in Set(add).sorted() where !inUse.contains(tag) {
+    static func warnOfNearTwins(_ added: [String], inUse: [String]) {
+        for tag in Set(added).sorted() where !inUse.contains(tag) {
             let twins = inUse.filter { $0.lowercased() == tag.lowercased() }
             guard !twins.isEmpty else { continue }
             Terminal.error("tag '\(Formatting.printable(tag))': warning: a new tag, though \(Self.listed(twins)) is in use; tags "

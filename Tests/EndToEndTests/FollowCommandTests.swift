@@ -152,13 +152,16 @@ import Testing
         let start = "2026-11-27T23:00:00Z"
         let began = Date()
         let followed = try CommandRunner.start(["follow", caf, "--db", scratch.file("follow.sqlite"), "--format", "jsonl",
-                                                "--start", start])
+                                                "--start", start, "--tag", "mouthguard"])
         followed.waitUntilExit()
         #expect(followed.terminationStatus == 0, "\(followed.stderr)")
+        #expect(followed.stderr.contains("stored in \(scratch.file("follow.sqlite")); its tags: 'mouthguard'"), "\(followed.stderr)")
+        let tags = try CommandRunner.run(["tag", "--db", scratch.file("follow.sqlite")])
+        #expect(tags.stdout.hasSuffix("\t\(caf)\tmouthguard\n") && tags.stdout.split(separator: "\n").count == 1, "\(tags.stdout)")
         #expect(Date().timeIntervalSince(began) < 20, "a finished CAF waits for nothing (--idle is 30 s)")
         #expect(followed.stderr.contains("4:00.0 followed (its header gave its whole length: a finished recording)"), "\(followed.stderr)")
         #expect(!followed.stderr.contains("looks finished"), "nothing is waited for, so nothing to explain: \(followed.stderr)")
-        let analysed = try CommandRunner.run(["analyze", caf, "--db", scratch.file("analyze.sqlite"), "--start", start])
+        let analysed = try CommandRunner.run(["analyze", caf, "--db", scratch.file("analyze.sqlite"), "--start", start, "--tag", "mouthguard"])
         #expect(analysed.status == 0, "\(analysed.stderr)")
         try Self.expectSameNight(followed: followed, database: scratch.file("follow.sqlite"), analysed: scratch.file("analyze.sqlite"))
 
@@ -171,6 +174,7 @@ import Testing
         #expect(fresh.status == 0, "\(fresh.stderr)")
         #expect(!fresh.stderr.contains("looks finished"), "written a moment ago: it may be a recorder's: \(fresh.stderr)")
         #expect(fresh.stderr.contains("0:20.0 followed (the file did not grow for 5 s)"), "\(fresh.stderr)")
+        #expect(!fresh.stderr.contains("its tags"), "no --tag, nothing said of tags: \(fresh.stderr)")
         try FileManager.default.setAttributes([.modificationDate: hoursAgo], ofItemAtPath: wav)
         let stale = try CommandRunner.run(["follow", wav, "--db", scratch.file("stale.sqlite"), "--idle", "1"])
         #expect(stale.status == 0, "\(stale.stderr)")

@@ -95,4 +95,33 @@ import Testing
         #expect(bad.status == 64 && bad.stderr.contains("study.csv:2: error: tag \"\\u{1B}[31m\""), "\(bad.stderr)")
         #expect(!bad.stderr.contains("\u{1B}"), "the escape is shown, not sent to the terminal")
     }
+
+    /// `analyze --tag` tags every night it is given, those analysed and those the database already held (their other
+    /// tags kept); a file that fails takes none and stops nothing; a tag that cannot be one is refused before any work.
+    @Test func analyzeTagsTheNightsItIsGiven() throws {
+        let scratch = Scratch()
+        let night = scratch.file("night.caf"), other = scratch.file("other.caf"), bad = scratch.file("notes.wav")
+        try FileManager.default.copyItem(atPath: sampleNight, toPath: night)
+        try FileManager.default.copyItem(atPath: CommandRunner.root + "/fixtures/nights/apnea-night_8k.caf", toPath: other)
+        try "not audio".write(toFile: bad, atomically: true, encoding: .utf8)
+        let db = scratch.file("db.sqlite")
+        #expect(try CommandRunner.run(["analyze", night, "--db", db, "--quiet"]).status == 0)
+        #expect(try CommandRunner.run(["tag", night, "--add", "side", "--db", db]).status == 0)
+
+        let tagged = try CommandRunner.run(["analyze", night, other, bad, "--db", db, "--quiet", "--tag", "mouthguard", "--tag", "no alcohol"])
+        #expect(tagged.status == 1, "the bad file fails, the others are done: \(tagged.stderr)")
+        #expect(tagged.stderr.contains("tagged 2 nights 'mouthguard', 'no alcohol'"), "\(tagged.stderr)")
+        let listed = try CommandRunner.run(["tag", "--db", db]).stdout.split(whereSeparator: \.isNewline)
+        #expect(listed.contains { $0.contains("night.caf") && $0.hasSuffix("\tmouthguard,no alcohol,side") }, "\(listed)")
+        #expect(listed.contains { $0.contains("other.caf") && $0.hasSuffix("\tmouthguard,no alcohol") }, "\(listed)")
+        #expect(listed.count == 2, "the failed file is no night to list: \(listed)")
+
+        let twin = try CommandRunner.run(["analyze", other, "--db", db, "--quiet", "--tag", "Side"])
+        #expect(twin.status == 0 && twin.stderr.contains("tag 'Side': warning: a new tag, though 'side' is in use"), "\(twin.stderr)")
+
+        let fresh = scratch.file("fresh.sqlite")
+        let refused = try CommandRunner.run(["analyze", night, "--db", fresh, "--tag", "a,b"])
+        #expect(refused.status == 64 && refused.stderr.contains("--tag tag 'a,b': a tag holds no comma"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: fresh), "nothing analysed, no database made")
+    }
 }
