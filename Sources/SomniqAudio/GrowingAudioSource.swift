@@ -30,6 +30,8 @@ public final class GrowingAudioSource: @unchecked Sendable {
 
     private let descriptor: Int32
     private var position: Int64 = 0
+    /// The furthest byte read: how much of the file was heard.
+    private var readUpTo: Int64 = 0
     /// Byte ranges of the header's size fields, shown as all bits set.
     private let sizeFields: [Range<Int64>]
     /// Where the header's data size field lies and where the audio starts, and what the field held at the start.
@@ -85,6 +87,36 @@ public final class GrowingAudioSource: @unchecked Sendable {
 
     /// Ends the follow at what has been written: a read waiting for more returns at once.
     public func stop() { stopping.request() }
+
+    /// Where the file followed is now, against its path: still there, renamed within its folder (a recorder that
+    /// writes to one name and gives the finished file another), its path now naming another file (a recorder that saves
+    /// the finished file anew over it), gone from the folder (deleted, or moved elsewhere), or shorter than what was
+    /// read of it (cut, or written anew from the start).
+    public enum Whereabouts: Equatable, Sendable {
+        case inPlace
+        case renamed(to: String)
+        case replaced
+        case gone
+        case shrunk(bytes: Int64, heardBytes: Int64)
+    }
+
+    /// Where the file followed is now (see `Whereabouts`), by the identity of the file held open.
+    public func whereabouts() -> Whereabouts {
+        var held = stat()
+        guard fstat(descriptor, &held) == 0 else { return .gone }
+        if Int64(held.st_size) < readUpTo { return .shrunk(bytes: Int64(held.st_size), heardBytes: readUpTo) }
+        func isHeld(_ candidate: String) -> Bool {
+            var named = stat()
+            return stat(candidate, &named) == 0 && named.st_dev == held.st_dev && named.st_ino == held.st_ino
+        }
+        if isHeld(path) { return .inPlace }
+        let folder = (path as NSString).deletingLastPathComponent
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+        if let name = names.first(where: { isHeld((folder as NSString).appendingPathComponent($0)) }) {
+            return .renamed(to: (folder as NSString).appendingPathComponent(name))
+        }
+        return FileManager.default.fileExists(atPath: path) ? .replaced : .gone
+    }
 
     // MARK: - Header
 
@@ -191,6 +223,7 @@ public final class GrowingAudioSource: @unchecked Sendable {
                 pointer.storeBytes(of: 0xFF, toByteOffset: Int(byte - position), as: UInt8.self)
             }
         }
+        if got > 0 { readUpTo = max(readUpTo, position + Int64(got)) }
         position += Int64(got)
         return got
     }

@@ -139,6 +139,13 @@ public final class FollowedNight {
         return kept
     }
 
+    /// Drops the night stored as it was heard, once the whole night is stored under another path (the file renamed
+    /// while followed).
+    public func dropPartial() throws(StoreError) {
+        if let recordingID { try store.deletePartial(id: recordingID) }
+        recordingID = nil
+    }
+
     /// The file holds other audio than the night stored for it (replaced, rewritten): that night is dropped, and this
     /// one stored from its start; the alerts raised here are noted again with its first commit.
     private func startAfresh() throws(StoreError) {

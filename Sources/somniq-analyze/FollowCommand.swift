@@ -257,30 +257,67 @@ struct FollowCommand: ParsableCommand {
             // What came after the last commit, so that a night the database then refuses to store whole keeps all of it.
             keep { () throws(StoreError) in try followed.commitIfDue(heard, start: start, force: true) }
         }
-        // The night is stored as `analyze` stores the finished file: the same rows.
+        command?.finish()
+        // The night is stored as `analyze` stores the finished file, the same rows, from wherever the file followed is
+        // now; where it can no longer be read whole, what was heard stays as it was stored.
+        let storedFrom = try Self.whereToStore(input, heardSeconds: heard.heardSeconds, kept: storing, db: db)
         let batch = BatchAnalyzer(analyzer: analyzer, store: store, profiles: [chosen], jobs: 1, reanalyze: false,
                                   explicitStart: startDate, startsByPath: [:])
-        batch.run([path]) { _ in }
-        let failure = batch.snapshot.failures.first?.reason
-        command?.finish()
-        if let failure {
+        batch.run([storedFrom]) { _ in }
+        if let failure = batch.snapshot.failures.first?.reason {
             Terminal.error("\(path): error: the night was followed (\(Formatting.clock(heard.heardSeconds))) but could not be stored: \(failure)")
             throw ExitStatus.someInputsFailed
+        }
+        if storedFrom != path {
+            // The whole night is stored under the file's new name: the night stored as it was heard, under the old one, goes.
+            do { try followed.dropPartial() } catch {
+                Terminal.error("\(path): warning: the night stored as it was heard could not be removed (\(error.description)); 'recordings' lists it as partial beside the whole night")
+            }
         }
         var taggedAs = ""
         if !tags.isEmpty {
             do throws(StoreError) {
-                guard let id = try store.recordingID(forPath: path) else { throw StoreError.notFound(path: db, what: "the night of \(path)") }
+                guard let id = try store.recordingID(forPath: storedFrom) else { throw StoreError.notFound(path: db, what: "the night of \(storedFrom)") }
                 taggedAs = "; its tags: " + (try store.changeTags(recordingID: id, adding: tags, removing: []))
                     .map { "'\(Formatting.printable($0))'" }.joined(separator: ", ")
             } catch {
                 Terminal.error("\(path): error: the night is stored, but its tags could not be added: \(error.description); "
-                               + "add them with 'somniq-analyze tag \(path) --add TAG'")
+                               + "add them with 'somniq-analyze tag \(Formatting.shellQuoted(storedFrom)) --add TAG'")
                 throw ExitStatus.someInputsFailed
             }
         }
         let ending = input.ending(idle: idle)
         Terminal.error("\(path): \(Formatting.clock(heard.heardSeconds)) followed (\(ending)); stored in \(db)\(taggedAs)")
+    }
+
+    /// The path to store the followed night from: the file's own, the name it was given while followed, or the file that
+    /// took its name; throws (after saying why) where the file followed is gone or shorter than what was heard of it,
+    /// whose night then stays as it was stored while heard (`kept`: whether every commit succeeded).
+    static func whereToStore(_ input: Input, heardSeconds: Double, kept: Bool, db: String) throws -> String {
+        guard case .file(let source, _) = input else { return input.path }
+        let path = input.path
+        let heard = Formatting.clock(heardSeconds)
+        let keeping = kept
+            ? "the \(heard) heard is kept as a partial night in \(db) ('somniq-analyze recordings' lists it; reports read whole nights only)"
+            : "of the \(heard) heard, what the database took is kept as a partial night in \(db)"
+        switch source.whereabouts() {
+        case .inPlace:
+            return path
+        case .renamed(let newPath):
+            Terminal.error("\(path): renamed to \(newPath) while followed (as a recorder names the file it has finished); the night is stored from there")
+            return newPath
+        case .replaced:
+            Terminal.error("\(path): another file took this name while followed (a recorder saving the finished file anew?); the night is stored from the file there now")
+            return path
+        case .gone:
+            Terminal.error("\(path): error: the file followed is gone from its folder (deleted, or moved elsewhere, while followed); \(keeping). "
+                           + "To store the whole night, analyse the recording where it is now: 'somniq-analyze analyze PATH --db \(Formatting.shellQuoted(db))'")
+            throw ExitStatus.someInputsFailed
+        case .shrunk(let bytes, let heardBytes):
+            Terminal.error("\(path): error: the file is shorter than what was heard of it (\(bytes) bytes now, \(heardBytes) read): cut, or written anew "
+                           + "from its start, while followed; \(keeping), and what the file holds now is not stored over it")
+            throw ExitStatus.someInputsFailed
+        }
     }
 
     /// What is followed: a file being written, or raw PCM on standard input recorded to a file as it comes.

@@ -184,6 +184,60 @@ import Testing
         #expect(stale.stderr.contains("0:20.0 followed (the file did not grow for 1 s)"), "\(stale.stderr)")
     }
 
+    /// A recorder that gives the finished file another name has the night stored under it (the night stored as heard,
+    /// under the old name, goes); one that cuts the file and writes it anew, shorter, leaves the night as it was heard,
+    /// and the new audio is not stored over it.
+    @Test func aFileRenamedOrCutWhileFollowedIsStoredWhereItIsOrKeptAsHeard() throws {
+        let scratch = Scratch()
+        let (samples, rate) = Self.night
+        let audio = Array(samples.prefix(rate * 20))
+        func rows(_ db: String) throws -> [String] {
+            try DatabaseQueue(path: db).read { db in
+                try Row.fetchAll(db, sql: "SELECT status, duration_s, path FROM recordings ORDER BY id").map {
+                    "\($0["status"] as String) \($0["duration_s"] as Double? ?? -1) \($0["path"] as String)"
+                }
+            }
+        }
+
+        let part = scratch.file("night.wav.part"), named = scratch.file("night.wav")
+        let writing = Self.record(audio, rate: rate, to: part, finishing: true)
+        let followed = try CommandRunner.start(["follow", part, "--db", scratch.file("renamed.sqlite"), "--idle", "3", "--tag", "side"])
+        while writing.isExecuting { Thread.sleep(forTimeInterval: 0.05) }
+        try FileManager.default.moveItem(atPath: part, toPath: named)
+        followed.waitUntilExit()
+        #expect(followed.terminationStatus == 0, "\(followed.stderr)")
+        #expect(followed.stderr.contains("\(part): renamed to \(named) while followed"), "\(followed.stderr)")
+        #expect(followed.stderr.contains("stored in \(scratch.file("renamed.sqlite")); its tags: 'side'"), "\(followed.stderr)")
+        #expect(try rows(scratch.file("renamed.sqlite")) == ["complete 20.0 \(named)"])
+
+        let cut = scratch.file("cut.wav")
+        let recording = Self.record(audio, rate: rate, to: cut, finishing: false)
+        let cutFollow = try CommandRunner.start(["follow", cut, "--db", scratch.file("cut.sqlite"), "--idle", "3"])
+        while recording.isExecuting { Thread.sleep(forTimeInterval: 0.05) }
+        Thread.sleep(forTimeInterval: 1)
+        let handle = try #require(FileHandle(forWritingAtPath: cut))
+        try handle.truncate(atOffset: 44)
+        try handle.write(contentsOf: audio.prefix(rate * 5).withUnsafeBytes { Data($0) })
+        try handle.close()
+        cutFollow.waitUntilExit()
+        #expect(cutFollow.terminationStatus == 1, "\(cutFollow.stderr)")
+        #expect(cutFollow.stderr.contains("\(cut): error: the file is shorter than what was heard of it (160044 bytes now, 640044 read)"),
+                "\(cutFollow.stderr)")
+        #expect(cutFollow.stderr.contains("the 0:20.0 heard is kept as a partial night"), "\(cutFollow.stderr)")
+        #expect(try rows(scratch.file("cut.sqlite")) == ["partial 20.0 \(cut)"], "the 5 s now there are not stored over it")
+
+        let deleted = scratch.file("deleted.wav")
+        let deleting = Self.record(audio, rate: rate, to: deleted, finishing: false)
+        let goneFollow = try CommandRunner.start(["follow", deleted, "--db", scratch.file("gone.sqlite"), "--idle", "3"])
+        while deleting.isExecuting { Thread.sleep(forTimeInterval: 0.05) }
+        try FileManager.default.removeItem(atPath: deleted)
+        goneFollow.waitUntilExit()
+        #expect(goneFollow.terminationStatus == 1, "\(goneFollow.stderr)")
+        #expect(goneFollow.stderr.contains("\(deleted): error: the file followed is gone from its folder (deleted, or moved elsewhere, "
+                                           + "while followed); the 0:20.0 heard is kept as a partial night"), "\(goneFollow.stderr)")
+        #expect(try rows(scratch.file("gone.sqlite")) == ["partial 20.0 \(deleted)"], "no failed row beside it")
+    }
+
     /// Checks that a follow stored the rows `analyze` stored, table by table, and printed the stored alerts (class, kind,
     /// offset, tier and confidence, class by class in order); returns the alerts printed.
     @discardableResult

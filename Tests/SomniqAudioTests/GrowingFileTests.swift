@@ -147,6 +147,45 @@ import Testing
         #expect(source.endReason == .idle)
     }
 
+    /// Where the file followed is once read: in place, renamed in its folder (found by its identity, not its name),
+    /// its name taken by another file, gone, or shorter than what was read of it (cut and written anew).
+    @Test func theFileFollowedIsFoundWhereverItWent() throws {
+        let folder = TemporaryFolder()
+        let samples = Self.tone(seconds: 1)
+        let audio = Self.wavHeader(dataBytes: UInt32(samples.count * 2)) + samples.withUnsafeBytes { Data($0) }
+        func followed(_ name: String) throws -> (GrowingAudioSource, AudioFileReader) {
+            try audio.write(to: URL(fileURLWithPath: folder.file(name)))
+            let source = try GrowingAudioSource(path: folder.file(name), idleSeconds: 0.2, pollSeconds: 0.02)
+            let reader = try AudioFileReader(following: source)
+            #expect(try Self.readAll(reader).count == samples.count)
+            return (source, reader)
+        }
+        let (kept, keptReader) = try followed("kept.wav")
+        #expect(kept.whereabouts() == .inPlace)
+
+        let (renamed, renamedReader) = try followed("recording.wav.part")
+        try audio.write(to: URL(fileURLWithPath: folder.file("another.wav")))
+        try FileManager.default.moveItem(atPath: folder.file("recording.wav.part"), toPath: folder.file("night.wav"))
+        #expect(renamed.whereabouts() == .renamed(to: folder.file("night.wav")), "the same audio in another.wav is not the file")
+
+        let (replaced, replacedReader) = try followed("saved.wav")
+        try audio.write(to: URL(fileURLWithPath: folder.file("saved.wav.tmp")))
+        #expect(rename(folder.file("saved.wav.tmp"), folder.file("saved.wav")) == 0)
+        #expect(replaced.whereabouts() == .replaced)
+
+        let (gone, goneReader) = try followed("gone.wav")
+        try FileManager.default.removeItem(atPath: folder.file("gone.wav"))
+        #expect(gone.whereabouts() == .gone)
+
+        let (cut, cutReader) = try followed("cut.wav")
+        let handle = try #require(FileHandle(forWritingAtPath: folder.file("cut.wav")))
+        try handle.truncate(atOffset: 44)
+        try handle.write(contentsOf: Data(count: 1_000))
+        try handle.close()
+        #expect(cut.whereabouts() == .shrunk(bytes: 1_044, heardBytes: Int64(audio.count)))
+        withExtendedLifetime((keptReader, renamedReader, replacedReader, goneReader, cutReader)) {}
+    }
+
     @Test func aFinishedCAFIsFollowedToItsEnd() throws {
         let folder = TemporaryFolder()
         let path = folder.file("done.caf")
