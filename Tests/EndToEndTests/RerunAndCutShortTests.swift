@@ -28,6 +28,10 @@ import Testing
             + "but only \(night.held) (2:00.0) could be read; analysed what is there, 2:00.0 of the promised audio is missing"),
                 "\(result.stderr)")
         #expect(result.stderr.contains("1 analysed (1 cut short), 0 skipped (already done), 0 failed"))
+        // Written a moment ago, it may be a recording still being made: follow is named.
+        #expect(result.stderr.contains("of the promised audio is missing (--strict refuses such files); it was written to ")
+                && result.stderr.contains(" ago: if a recorder is still making it, 'somniq-analyze follow \(night.path)' hears it as it is made"),
+                "\(result.stderr)")
         let check = try DatabaseCheck(db)
         #expect(try check.count("SELECT COUNT(*) FROM recordings WHERE status = 'complete' AND truncated = 1 AND "
             + "declared_frames = \(night.promised) AND frame_count = \(night.held) AND duration_s = 120") == 1)
@@ -44,9 +48,12 @@ import Testing
         let json = try CommandRunner.run(["export", "--db", db, "--format", "json", "--what", "episodes"])
         #expect(json.stdout.contains("\"truncated\": true") && json.stdout.contains("\"declaredFrames\": \(night.promised)"), "\(json.stdout.prefix(600))")
 
-        // Analysed again as it is (the night was cut short from the start, not damaged since): still one recording.
+        // Analysed again as it is (the night was cut short from the start, not damaged since): still one recording;
+        // last written hours ago, it is no recording in progress.
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-7_200)], ofItemAtPath: night.path)
         let again = try CommandRunner.run(["analyze", night.path, "--db", db, "--quiet", "--reanalyze"])
         #expect(again.status == 0 && again.stderr.contains("1 analysed (1 cut short)"), "\(again.stderr)")
+        #expect(again.stderr.contains("is missing (--strict refuses such files)\n") && !again.stderr.contains("follow"), "\(again.stderr)")
         #expect(try check.count("SELECT COUNT(*) FROM recordings WHERE status = 'complete' AND truncated = 1") == 1)
         #expect(try check.count("SELECT COUNT(*) FROM recordings WHERE status = 'failed'") == 0)
 
