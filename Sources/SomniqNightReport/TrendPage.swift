@@ -83,9 +83,11 @@ public struct TrendPage {
     /// What helped: each tag's nights against the others', in sentences, with a caution where a side is thin.
     private func helped(_ html: inout String) {
         let starts = Dictionary(nights.map { ($0.report.recording.id, $0.report.recording.startMilliseconds) }) { first, _ in first }
+        let durations = Dictionary(nights.map { ($0.report.recording.id, $0.report.recording.durationSeconds) }) { first, _ in first }
         let comparison = TagComparison(nights: nights.compactMap { night in night.report.snoring.map { ($0, night.report.tags) } },
-                                       starts: starts)
+                                       starts: starts, durations: durations, timeZone: clock.timeZone)
         html += "<section aria-labelledby=\"helped\">\n<h2 id=\"helped\">What helped</h2>\n"
+        if let note = comparison.piecesNote { html += "<p>\(esc(note)).</p>\n" }
         if let trend = comparison.overTime {
             let sentence = trend.sentence(from: clock.date(clock.nightOf(trend.firstMilliseconds)), to: clock.date(clock.nightOf(trend.lastMilliseconds)))
             html += "<p>\(esc(sentence)).</p>\n"

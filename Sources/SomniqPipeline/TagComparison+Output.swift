@@ -15,7 +15,7 @@ extension TagComparison {
     /// The sentences, then a table of the figures; a line saying why there is nothing to compare otherwise.
     public func table() -> String {
         let kept = onlyWith.isEmpty && onlyWithout.isEmpty
-        let trend = overTimeSentence().map { $0 + ".\n" } ?? ""
+        let trend = (piecesNote.map { $0 + ".\n" } ?? "") + (overTimeSentence().map { $0 + ".\n" } ?? "")
         guard !rows.isEmpty else {
             return trend + (kept ? "\(scope), none tagged: nothing to compare (tag nights with 'somniq-analyze tag ID --add mouthguard')\n"
                 : "\(scope.prefix(1).uppercased() + scope.dropFirst()): no other tag to compare\n")
@@ -90,6 +90,7 @@ extension TagComparison {
 
     struct JSONComparison: Encodable {
         var nights: Int
+        var recordings: Int
         var overTime: JSONTrend?
         var onlyWith, onlyWithout: [String]
         var minimumNights: Int
@@ -112,7 +113,7 @@ extension TagComparison {
                       tau: (trend.tau * 1000).rounded() / 1000, pValue: Self.rounded(p: trend.p), smallestPValue: Self.rounded(p: trend.smallestP),
                       slopePerWeek: (trend.slopePerWeek * 100).rounded() / 100, sentence: overTimeSentence() ?? "")
         }
-        let comparison = JSONComparison(nights: nights, overTime: trend, onlyWith: onlyWith, onlyWithout: onlyWithout, minimumNights: Self.minimumNights,
+        let comparison = JSONComparison(nights: nights, recordings: recordings, overTime: trend, onlyWith: onlyWith, onlyWithout: onlyWithout, minimumNights: Self.minimumNights,
                                         test: Self.testNote, tags: rows.map {
             JSONRow(tag: $0.tag, with: side($0.with), without: side($0.without), tooFewNights: $0.isThin,
                     pValue: $0.test.map { Self.rounded(p: $0.p) }, smallestPValue: $0.test.map { Self.rounded(p: $0.smallestP) },

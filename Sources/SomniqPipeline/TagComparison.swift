@@ -121,6 +121,8 @@ public struct TagComparison: Equatable, Sendable {
     public var rows: [Row]
     /// Nights compared (those with a summary, and within `onlyWith` and `onlyWithout`).
     public var nights: Int
+    /// The recordings those nights were heard in: more than `nights` where a night was recorded in pieces (`NightPieces`).
+    public var recordings: Int
     /// The tags every night compared has, and those none has: the comparison kept to some nights (the nights without
     /// alcohol, to see what a mouthguard does apart from it).
     public var onlyWith: [String]
@@ -129,18 +131,21 @@ public struct TagComparison: Equatable, Sendable {
     public var overTime: ScoreTrend?
 
     /// - Parameters:
-    ///   - nights: each night's summary and tags.
+    ///   - nights: each recording's summary and tags.
     ///   - onlyWith: compare only the nights with every one of these tags.
     ///   - onlyWithout: compare only the nights with none of these tags.
     ///   - starts: each recording's start (milliseconds since the epoch), by id, for the score over time.
-    public init(nights: [(summary: NightSummaryRecord, tags: [String])], onlyWith: [String] = [], onlyWithout: [String] = [],
-                starts: [Int64: Int64] = [:]) {
+    ///   - durations: each recording's length in seconds, by id: with `starts`, recordings that are pieces of one night
+    ///     are compared as one night (`NightPieces`), dated in `timeZone`.
+    public init(nights recordings: [(summary: NightSummaryRecord, tags: [String])], onlyWith: [String] = [], onlyWithout: [String] = [],
+                starts: [Int64: Int64] = [:], durations: [Int64: Double] = [:], timeZone: TimeZone = .current) {
         self.onlyWith = Array(Set(onlyWith)).sorted()
         self.onlyWithout = Array(Set(onlyWithout)).sorted()
-        let kept = nights.filter { night in
+        let kept = NightPieces.nights(recordings, starts: starts, durations: durations, timeZone: timeZone).filter { night in
             onlyWith.allSatisfy(night.tags.contains) && !onlyWithout.contains(where: night.tags.contains)
         }
         self.nights = kept.count
+        self.recordings = kept.map(\.recordingIDs.count).reduce(0, +)
         overTime = ScoreTrend(nights: kept.compactMap { night in
             starts[night.summary.recordingID].map { (startMilliseconds: $0, score: night.summary.snoreScore) }
         })
@@ -162,19 +167,29 @@ public struct TagComparison: Equatable, Sendable {
     }
 
     /// The comparison of every complete night in `store` that has a summary (within `onlyWith` and `onlyWithout`).
-    public init(store: AnalysisStore, onlyWith: [String] = [], onlyWithout: [String] = []) throws {
+    public init(store: AnalysisStore, onlyWith: [String] = [], onlyWithout: [String] = [], timeZone: TimeZone = .current) throws {
         let summaries = try store.nightSummaries()
         let tags = try store.tagsByRecording()
-        var starts: [Int64: Int64] = [:]
-        for record in try store.recordings() { starts[record.id] = record.startUTC.flatMap(UTCTimestamp.parse) }
+        var starts: [Int64: Int64] = [:], durations: [Int64: Double] = [:]
+        for record in try store.recordings() {
+            starts[record.id] = record.startUTC.flatMap(UTCTimestamp.parse)
+            durations[record.id] = record.durationSeconds
+        }
         self.init(nights: summaries.keys.sorted().map { (summaries[$0]!, tags[$0] ?? []) }, onlyWith: onlyWith, onlyWithout: onlyWithout,
-                  starts: starts)
+                  starts: starts, durations: durations, timeZone: timeZone)
     }
 
     /// The score over time as a sentence, the nights dated in `timeZone`.
     public func overTimeSentence(timeZone: TimeZone = .current) -> String? {
         overTime.map { $0.sentence(from: Formatting.nightDate($0.firstMilliseconds, timeZone: timeZone),
                                    to: Formatting.nightDate($0.lastMilliseconds, timeZone: timeZone)) }
+    }
+
+    /// "12 recordings make 10 nights: nights recorded in pieces (a recorder restarted) count once each", where some were.
+    public var piecesNote: String? {
+        guard recordings > nights else { return nil }
+        return "\(recordings) recordings make \(nights) " + (nights == 1 ? "night" : "nights")
+            + ": a night recorded in pieces (a recorder restarted, a file split) counts once"
     }
 
     /// "the 7 nights without alcohol", "the 4 nights with side and without alcohol", or "6 nights" when every night is
