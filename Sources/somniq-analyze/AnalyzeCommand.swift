@@ -240,28 +240,60 @@ struct AnalyzeCommand: ParsableCommand {
 }
 
 /// Turns SIGINT and SIGTERM into a call, so that a batch can stop cleanly instead of dying mid-write.
+///
+/// Catchers may follow one another in a process (`follow FOLDER` waits between recordings, then follows one): each
+/// signal is watched by one dispatch source for the life of the process, created with the first catcher that asks
+/// for it (the signal's default action then ignored), and delivered to the catchers not yet stopped. A source per
+/// catcher, cancelled with it, left the next catcher's signals ignored on Linux.
 final class SignalCatcher: @unchecked Sendable {
-    private var sources: [DispatchSourceSignal] = []
+    private let signals: Set<Int32>
+    private let handler: @Sendable (Int32) -> Void
     private let lock = NSLock()
     private var first: Int32?
 
     init(signals: [Int32], handler: @escaping @Sendable (Int32) -> Void) {
-        for number in signals {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [self] in
-                lock.withLock { if first == nil { first = number } }
-                handler(number)
-            }
-            source.resume()
-            sources.append(source)
-        }
+        self.signals = Set(signals)
+        self.handler = handler
+        Self.hub.add(self)
     }
 
     /// The first signal received, if any.
     var received: Int32? { lock.withLock { first } }
 
-    func stop() { for source in sources { source.cancel() } }
+    /// No more signals are delivered to this catcher (they stay ignored by the process).
+    func stop() { Self.hub.remove(self) }
+
+    private func deliver(_ number: Int32) {
+        lock.withLock { if first == nil { first = number } }
+        handler(number)
+    }
+
+    private static let hub = Hub()
+
+    private final class Hub: @unchecked Sendable {
+        private let lock = NSLock()
+        private var sources: [Int32: DispatchSourceSignal] = [:]
+        private var catchers: [SignalCatcher] = []
+
+        func add(_ catcher: SignalCatcher) {
+            lock.withLock {
+                catchers.append(catcher)
+                for number in catcher.signals.sorted() where sources[number] == nil {
+                    signal(number, SIG_IGN)
+                    let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+                    source.setEventHandler { [unowned self] in self.deliver(number) }
+                    source.resume()
+                    sources[number] = source
+                }
+            }
+        }
+
+        func remove(_ catcher: SignalCatcher) { lock.withLock { catchers.removeAll { $0 === catcher } } }
+
+        private func deliver(_ number: Int32) {
+            for catcher in lock.withLock({ catchers.filter { $0.signals.contains(number) } }) { catcher.deliver(number) }
+        }
+    }
 }
 
 /// Rewrites a progress line on stderr twice a second: files, audio hours, speed and the time left.

@@ -24,12 +24,16 @@ struct FollowCommand: ParsableCommand {
             night as 'analyze' would, in --db. Meanwhile what it has heard is committed to --db every minute of audio \
             (a partial night), so a crash or a power cut loses at most a minute; following the same file again resumes \
             that night and raises none of the alerts already raised. Standard input is recorded as it comes (--record, or a WAV named after \
-            the start beside the database), so that the night stored has its audio for review clips and reanalysis.
+            the start beside the database), so that the night stored has its audio for review clips and reanalysis. \
+            Given a folder, it follows each recording a recorder writes into it in turn (a file a night, or a new one \
+            after a restart), storing each as it ends, until SIGINT or SIGTERM.
             Exit status: 0 followed and stored; 1 the audio could not be read; 2 the model or database is unusable; \
             64 usage error.
             """)
 
-    @Argument(help: ArgumentHelp("The recording being written, or - for raw PCM on standard input.", valueName: "file"))
+    @Argument(help: ArgumentHelp(
+        "The recording being written; a folder, to follow each recording written into it in turn; or - for raw PCM on standard input.",
+        valueName: "file"))
     var file: String
 
     @Option(help: ArgumentHelp("Sample rate of the raw PCM on standard input (with -).", valueName: "Hz"))
@@ -85,12 +89,22 @@ struct FollowCommand: ParsableCommand {
 
     var readsStandardInput: Bool { file == "-" }
 
+    /// The folder given instead of a file, whose recordings are followed one after another.
+    var followedFolder: String? {
+        var isFolder: ObjCBool = false
+        guard !readsStandardInput, FileManager.default.fileExists(atPath: file, isDirectory: &isFolder), isFolder.boolValue else { return nil }
+        return URL(fileURLWithPath: file).standardizedFileURL.path
+    }
+
     func validate() throws {
         if !(idle > 0) { throw ValidationError("--idle must be a positive number of seconds") }
         if !(onAlertTimeout > 0) { throw ValidationError("--on-alert-timeout must be a positive number of seconds") }
         try TagCommand.validate(tags, option: "--tag")
         if let start, start != "now", let problem = RecordingStartTime.problem(withISO8601: start) {
             throw ValidationError("--start \(start): \(problem)")
+        }
+        if followedFolder != nil, start != nil {
+            throw ValidationError("--start gives one recording's start; each recording of a folder takes its own (from its name, or when it is heard)")
         }
         guard readsStandardInput else {
             if rate != nil || channels != 1 || encoding != .s16le || record != nil {
@@ -147,11 +161,61 @@ struct FollowCommand: ParsableCommand {
         // The database first: a follow that cannot store its night must not start recording one.
         let store = try StoreOpening.open(db)
         if !tags.isEmpty { TagCommand.warnOfNearTwins(tags, inUse: try store.tagsInUse()) }
+        let session = Session(bundle: bundle, profile: chosen, command: command, store: store)
+        if let folder = followedFolder {
+            try follow(folder: folder, session)
+        } else {
+            _ = try follow(readsStandardInput ? nil : URL(fileURLWithPath: file).standardizedFileURL.path, session)
+        }
+    }
+
+    /// What every recording followed shares: the model, the profile, the --on-alert command and the database.
+    struct Session {
+        let bundle: ModelBundle
+        let profile: SensitivityProfile
+        let command: AlertCommand?
+        let store: AnalysisStore
+    }
+
+    /// Follows the recordings written into `folder` one after another, each stored as it ends, until SIGINT or SIGTERM:
+    /// those written to since shortly before the follow began (within --idle), the earliest first. One that cannot be
+    /// read is reported and the next waited for; a database that fails stops the follow.
+    func follow(folder: String, _ session: Session) throws {
+        let watched = RecordingFolder(path: folder)
+        let since = Date().addingTimeInterval(-idle)
+        let finished = watched.recordings().filter { $0.modified < since }
+        if !finished.isEmpty {
+            Terminal.error("\(folder): \(Formatting.counted(finished.count, "recording")) there \(finished.count == 1 ? "is" : "are") finished and not "
+                           + "followed ('somniq-analyze analyze \(Formatting.shellQuoted(folder))' reads \(finished.count == 1 ? "it" : "them"))")
+        }
+        var followed = Set<String>(), failures = 0
+        while true {
+            Terminal.error("\(folder): waiting for \(followed.isEmpty ? "a" : "the next") recording to be written there (Ctrl-C ends)")
+            let waiting = SignalCatcher(signals: [SIGINT, SIGTERM]) { _ in }
+            let next = watched.waitForNext(since: since, excluding: followed) { waiting.received != nil }
+            waiting.stop()
+            guard let next else { break }
+            followed.insert(next)
+            do {
+                if try follow(next, session) { break }
+            } catch let status as ExitCode where status == ExitStatus.someInputsFailed {
+                failures += 1
+            }
+        }
+        Terminal.error("\(folder): \(Formatting.counted(followed.count, "recording")) followed"
+                       + (failures > 0 ? ", \(failures) of them not stored (above)" : ""))
+        if failures > 0 { throw ExitStatus.someInputsFailed }
+    }
+
+    /// Follows one recording, the file at `file` or standard input where it is `nil`, and stores its night; returns
+    /// whether SIGINT or SIGTERM ended it.
+    func follow(_ file: String?, _ session: Session) throws -> Bool {
+        let (bundle, chosen, command, store) = (session.bundle, session.profile, session.command, session.store)
         let began = Date()
         var startDate = start == "now" ? began : start.flatMap(RecordingStartTime.parseISO8601)
         let input: Input
-        do {
-            input = try readsStandardInput ? standardInput(start: &startDate, began: began) : followedFile()
+        do throws(AudioFileError) {
+            if let file { input = try followedFile(path: file) } else { input = try standardInput(start: &startDate, began: began) }
         } catch {
             Terminal.error(error.description)
             throw ExitStatus.someInputsFailed
@@ -288,6 +352,7 @@ struct FollowCommand: ParsableCommand {
         }
         let ending = input.ending(idle: idle)
         Terminal.error("\(path): \(Formatting.clock(heard.heardSeconds)) followed (\(ending)); stored in \(db)\(taggedAs)")
+        return interruption.received != nil
     }
 
     /// The path to store the followed night from: the file's own, the name it was given while followed, or the file that
@@ -393,8 +458,8 @@ struct FollowCommand: ParsableCommand {
         }
     }
 
-    func followedFile() throws(AudioFileError) -> Input {
-        let source = try GrowingAudioSource(path: URL(fileURLWithPath: file).standardizedFileURL.path, idleSeconds: idle)
+    func followedFile(path: String) throws(AudioFileError) -> Input {
+        let source = try GrowingAudioSource(path: path, idleSeconds: idle)
         return .file(source, try AudioFileReader(following: source))
     }
 

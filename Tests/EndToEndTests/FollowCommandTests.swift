@@ -238,6 +238,48 @@ import Testing
         #expect(try rows(scratch.file("gone.sqlite")) == ["partial 20.0 \(deleted)"], "no failed row beside it")
     }
 
+    /// `follow FOLDER` follows each recording a recorder writes into the folder, one after another (a recorder that
+    /// restarts in the night starts a new file), each stored as it ends, until SIGINT; a recording finished before the
+    /// follow began is named, not followed.
+    @Test func aFolderIsFollowedRecordingByRecordingUntilInterrupted() throws {
+        let scratch = Scratch()
+        let folder = scratch.file("recorder")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: sampleNight, toPath: folder + "/old.caf")
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3 * 3_600)], ofItemAtPath: folder + "/old.caf")
+        let db = scratch.file("folder.sqlite")
+        let following = try CommandRunner.start(["follow", folder, "--db", db, "--idle", "2", "--format", "jsonl"])
+        func waitFor(_ text: String) {
+            let deadline = Date().addingTimeInterval(60)
+            while !following.stderr.contains(text), following.process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        }
+        waitFor("waiting for a recording to be written there")
+        let (samples, rate) = Self.night
+        let first = Self.record(Array(samples.prefix(rate * 20)), rate: rate, to: folder + "/night-1.wav", finishing: true)
+        while first.isExecuting { Thread.sleep(forTimeInterval: 0.05) }
+        waitFor("night-1.wav: 0:20.0 followed")
+        let second = Self.record(Array(samples[(rate * 20)..<(rate * 50)]), rate: rate, to: folder + "/night-2.wav", finishing: false)
+        while second.isExecuting { Thread.sleep(forTimeInterval: 0.05) }
+        waitFor("night-2.wav: 0:30.0 followed (the file did not grow for 2 s)")
+        waitFor("waiting for the next recording")
+        following.process.interrupt()
+        following.waitUntilExit()
+        #expect(following.terminationStatus == 0, "\(following.stderr)")
+        #expect(following.stderr.contains("\(folder): 1 recording there is finished and not followed ('somniq-analyze analyze \(folder)' reads it)"),
+                "\(following.stderr)")
+        #expect(following.stderr.contains("night-1.wav: 0:20.0 followed (the recorder finished the file); stored in \(db)"), "\(following.stderr)")
+        #expect(following.stderr.hasSuffix("\(folder): 2 recordings followed\n"), "\(following.stderr)")
+        let stored = try DatabaseQueue(path: db).read { db in
+            try Row.fetchAll(db, sql: "SELECT status, duration_s, file_name FROM recordings ORDER BY id").map {
+                "\($0["status"] as String) \($0["duration_s"] as Double) \($0["file_name"] as String)"
+            }
+        }
+        #expect(stored == ["complete 20.0 night-1.wav", "complete 30.0 night-2.wav"])
+
+        let started = try CommandRunner.run(["follow", folder, "--db", db, "--start", "2026-11-21T23:00:00Z"])
+        #expect(started.status == 64 && started.stderr.contains("each recording of a folder takes its own"), "\(started.stderr)")
+    }
+
     /// Checks that a follow stored the rows `analyze` stored, table by table, and printed the stored alerts (class, kind,
     /// offset, tier and confidence, class by class in order); returns the alerts printed.
     @discardableResult
