@@ -9,7 +9,7 @@ import SomniqStore
 /// local time) and none overlaps another in time. Recordings of one night that overlap are not pieces of one recording
 /// (two recorders, two sleepers) and are left as they are.
 public enum NightPieces {
-    /// Recordings a second apart or less count as one following the other (a start rounded, a recorder's gap).
+    /// How far a piece may begin before the one before it ends and still follow it (a start rounded to the second).
     static let overlapToleranceMilliseconds: Int64 = 1_000
 
     /// A night: its summary, its tags, and the recordings it was heard in, in order.

@@ -185,7 +185,8 @@ public struct TagComparison: Equatable, Sendable {
                                    to: Formatting.nightDate($0.lastMilliseconds, timeZone: timeZone)) }
     }
 
-    /// "12 recordings make 10 nights: nights recorded in pieces (a recorder restarted) count once each", where some were.
+    /// "12 recordings make 10 nights: a night recorded in pieces (a recorder restarted, a file split) counts once", where
+    /// some were.
     public var piecesNote: String? {
         guard recordings > nights else { return nil }
         return "\(recordings) recordings make \(nights) " + (nights == 1 ? "night" : "nights")

@@ -165,7 +165,7 @@ struct FollowCommand: ParsableCommand {
         if let folder = followedFolder {
             try follow(folder: folder, session)
         } else {
-            _ = try follow(readsStandardInput ? nil : URL(fileURLWithPath: file).standardizedFileURL.path, session)
+            try follow(readsStandardInput ? nil : URL(fileURLWithPath: file).standardizedFileURL.path, session)
         }
     }
 
@@ -188,7 +188,7 @@ struct FollowCommand: ParsableCommand {
             Terminal.error("\(folder): \(Formatting.counted(finished.count, "recording")) there \(finished.count == 1 ? "is" : "are") finished and not "
                            + "followed ('somniq-analyze analyze \(Formatting.shellQuoted(folder))' reads \(finished.count == 1 ? "it" : "them"))")
         }
-        var followed = Set<String>(), failures = 0
+        var followed = Set<String>(), recordings = 0, failures = 0
         while true {
             Terminal.error("\(folder): waiting for \(followed.isEmpty ? "a" : "the next") recording to be written there (Ctrl-C ends)")
             let waiting = SignalCatcher(signals: [SIGINT, SIGTERM]) { _ in }
@@ -196,20 +196,25 @@ struct FollowCommand: ParsableCommand {
             waiting.stop()
             guard let next else { break }
             followed.insert(next)
+            recordings += 1
             do {
-                if try follow(next, session) { break }
+                let outcome = try follow(next, session)
+                // A file the recorder renamed while it was followed is stored under its new name: not a new recording.
+                followed.insert(outcome.storedFrom)
+                if outcome.interrupted { break }
             } catch let status as ExitCode where status == ExitStatus.someInputsFailed {
                 failures += 1
             }
         }
-        Terminal.error("\(folder): \(Formatting.counted(followed.count, "recording")) followed"
+        Terminal.error("\(folder): \(Formatting.counted(recordings, "recording")) followed"
                        + (failures > 0 ? ", \(failures) of them not stored (above)" : ""))
         if failures > 0 { throw ExitStatus.someInputsFailed }
     }
 
     /// Follows one recording, the file at `file` or standard input where it is `nil`, and stores its night; returns
-    /// whether SIGINT or SIGTERM ended it.
-    func follow(_ file: String?, _ session: Session) throws -> Bool {
+    /// the file it was stored from (another name, where the recorder renamed it) and whether SIGINT or SIGTERM ended it.
+    @discardableResult
+    func follow(_ file: String?, _ session: Session) throws -> (storedFrom: String, interrupted: Bool) {
         let (bundle, chosen, command, store) = (session.bundle, session.profile, session.command, session.store)
         let began = Date()
         var startDate = start == "now" ? began : start.flatMap(RecordingStartTime.parseISO8601)
@@ -352,7 +357,7 @@ struct FollowCommand: ParsableCommand {
         }
         let ending = input.ending(idle: idle)
         Terminal.error("\(path): \(Formatting.clock(heard.heardSeconds)) followed (\(ending)); stored in \(db)\(taggedAs)")
-        return interruption.received != nil
+        return (storedFrom, interruption.received != nil)
     }
 
     /// The path to store the followed night from: the file's own, the name it was given while followed, or the file that

@@ -58,7 +58,7 @@ enum AnalysedNight {
     /// One row per night, in CSV and JSON alike: the stored night summary (rounded for reading), the episodes by tier
     /// under the profile asked for (balanced by default), the evening the night began in the zone asked for.
     @Test func nightsAreOneRowEachWithTheStoredFigures() throws {
-        let stored = try DatabaseQueue(path: db).read { db in
+        let stored = try DatabaseCheck(db).queue.read { db in  // with a busy timeout: other tests read this database at once
             try Row.fetchOne(db, sql: """
                 SELECT s.snore_score, s.snores, s.snoring_minutes, s.loud_minutes + s.very_loud_minutes + s.light_minutes + s.quiet_minutes,
                        s.breaths_per_minute, r.start_utc,

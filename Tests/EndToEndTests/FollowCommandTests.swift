@@ -50,7 +50,7 @@ import Testing
                                                 "--idle", "20", "--start", start, "--on-alert", "\(hook) \(scratch.file("hooked"))"])
         followed.waitUntilExit()
         #expect(followed.terminationStatus == 0, "\(followed.stderr)")
-        while writer.isExecuting { Thread.sleep(forTimeInterval: 0.05) }
+        while !writer.isFinished { Thread.sleep(forTimeInterval: 0.05) }
         let analysed = try CommandRunner.run(["analyze", path, "--db", scratch.file("analyze.sqlite"), "--start", start, "--quiet"])
         #expect(analysed.status == 0, "\(analysed.stderr)")
 
@@ -90,7 +90,7 @@ import Testing
         // What the killed follow left: its minutes, row for row those of `analyze` of the finished file.
         let listing = try CommandRunner.run(["recordings", "--db", database])
         #expect(listing.stdout.contains("partial (followed live)") && listing.stdout.contains("1 partial"), "\(listing.stdout)")
-        while writer.isExecuting { Thread.sleep(forTimeInterval: 0.05) }
+        while !writer.isFinished { Thread.sleep(forTimeInterval: 0.05) }
         let analysed = scratch.file("analyze.sqlite")
         #expect(try CommandRunner.run(["analyze", path, "--db", analysed, "--start", start, "--quiet"]).status == 0)
         let windows = "SELECT window_index, start_utc, rms_dbfs, snr_db, top_class, top_confidence, features, confidences FROM windows ORDER BY window_index"
@@ -202,7 +202,7 @@ import Testing
         let part = scratch.file("night.wav.part"), named = scratch.file("night.wav")
         let writing = Self.record(audio, rate: rate, to: part, finishing: true)
         let followed = try CommandRunner.start(["follow", part, "--db", scratch.file("renamed.sqlite"), "--idle", "3", "--tag", "side"])
-        while writing.isExecuting { Thread.sleep(forTimeInterval: 0.05) }
+        while !writing.isFinished { Thread.sleep(forTimeInterval: 0.05) }
         try FileManager.default.moveItem(atPath: part, toPath: named)
         followed.waitUntilExit()
         #expect(followed.terminationStatus == 0, "\(followed.stderr)")
@@ -213,7 +213,7 @@ import Testing
         let cut = scratch.file("cut.wav")
         let recording = Self.record(audio, rate: rate, to: cut, finishing: false)
         let cutFollow = try CommandRunner.start(["follow", cut, "--db", scratch.file("cut.sqlite"), "--idle", "3"])
-        while recording.isExecuting { Thread.sleep(forTimeInterval: 0.05) }
+        while !recording.isFinished { Thread.sleep(forTimeInterval: 0.05) }
         Thread.sleep(forTimeInterval: 1)
         let handle = try #require(FileHandle(forWritingAtPath: cut))
         try handle.truncate(atOffset: 44)
@@ -229,7 +229,7 @@ import Testing
         let deleted = scratch.file("deleted.wav")
         let deleting = Self.record(audio, rate: rate, to: deleted, finishing: false)
         let goneFollow = try CommandRunner.start(["follow", deleted, "--db", scratch.file("gone.sqlite"), "--idle", "3"])
-        while deleting.isExecuting { Thread.sleep(forTimeInterval: 0.05) }
+        while !deleting.isFinished { Thread.sleep(forTimeInterval: 0.05) }
         try FileManager.default.removeItem(atPath: deleted)
         goneFollow.waitUntilExit()
         #expect(goneFollow.terminationStatus == 1, "\(goneFollow.stderr)")
@@ -240,7 +240,7 @@ import Testing
 
     /// `follow FOLDER` follows each recording a recorder writes into the folder, one after another (a recorder that
     /// restarts in the night starts a new file), each stored as it ends, until SIGINT; a recording finished before the
-    /// follow began is named, not followed.
+    /// follow began is named, not followed, and one renamed while followed is not followed again under its new name.
     @Test func aFolderIsFollowedRecordingByRecordingUntilInterrupted() throws {
         let scratch = Scratch()
         let folder = scratch.file("recorder")
@@ -255,11 +255,12 @@ import Testing
         }
         waitFor("waiting for a recording to be written there")
         let (samples, rate) = Self.night
-        let first = Self.record(Array(samples.prefix(rate * 20)), rate: rate, to: folder + "/night-1.wav", finishing: true)
-        while first.isExecuting { Thread.sleep(forTimeInterval: 0.05) }
+        let first = Self.record(Array(samples.prefix(rate * 20)), rate: rate, to: folder + "/night-1.wav", finishing: false)
+        while !first.isFinished { Thread.sleep(forTimeInterval: 0.05) }
+        try FileManager.default.moveItem(atPath: folder + "/night-1.wav", toPath: folder + "/night-1-done.wav")
         waitFor("night-1.wav: 0:20.0 followed")
         let second = Self.record(Array(samples[(rate * 20)..<(rate * 50)]), rate: rate, to: folder + "/night-2.wav", finishing: false)
-        while second.isExecuting { Thread.sleep(forTimeInterval: 0.05) }
+        while !second.isFinished { Thread.sleep(forTimeInterval: 0.05) }
         waitFor("night-2.wav: 0:30.0 followed (the file did not grow for 2 s)")
         waitFor("waiting for the next recording")
         following.process.interrupt()
@@ -267,14 +268,16 @@ import Testing
         #expect(following.terminationStatus == 0, "\(following.stderr)")
         #expect(following.stderr.contains("\(folder): 1 recording there is finished and not followed ('somniq-analyze analyze \(folder)' reads it)"),
                 "\(following.stderr)")
-        #expect(following.stderr.contains("night-1.wav: 0:20.0 followed (the recorder finished the file); stored in \(db)"), "\(following.stderr)")
+        #expect(following.stderr.contains("night-1.wav: renamed to \(folder)/night-1-done.wav while followed"), "\(following.stderr)")
+        #expect(following.stderr.contains("night-1.wav: 0:20.0 followed (the file did not grow for 2 s); stored in \(db)"), "\(following.stderr)")
+        #expect(!following.stderr.contains("night-1-done.wav: "), "not followed again under its new name: \(following.stderr)")
         #expect(following.stderr.hasSuffix("\(folder): 2 recordings followed\n"), "\(following.stderr)")
         let stored = try DatabaseQueue(path: db).read { db in
             try Row.fetchAll(db, sql: "SELECT status, duration_s, file_name FROM recordings ORDER BY id").map {
                 "\($0["status"] as String) \($0["duration_s"] as Double) \($0["file_name"] as String)"
             }
         }
-        #expect(stored == ["complete 20.0 night-1.wav", "complete 30.0 night-2.wav"])
+        #expect(stored == ["complete 20.0 night-1-done.wav", "complete 30.0 night-2.wav"])
 
         let started = try CommandRunner.run(["follow", folder, "--db", db, "--start", "2026-11-21T23:00:00Z"])
         #expect(started.status == 64 && started.stderr.contains("each recording of a folder takes its own"), "\(started.stderr)")

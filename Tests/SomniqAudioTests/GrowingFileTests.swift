@@ -82,7 +82,7 @@ import Testing
         #expect(read == samples.map { Float($0) / 32_768 })
         #expect(!source.finalised, "the header was never finalised: the night is flagged cut short")
         #expect(source.ended)
-        while writer.isExecuting { Thread.sleep(forTimeInterval: 0.01) }
+        while !writer.isFinished { Thread.sleep(forTimeInterval: 0.01) }
     }
 
     /// A recording whose recorder died before it finished the file (its header's sizes still placeholders), read later
@@ -127,7 +127,7 @@ import Testing
         #expect(read.count > 0 && read.count < samples.count, "\(read.count) frames")
         #expect(read == samples.prefix(read.count).map { Float($0) / 32_768 })
         #expect(!source.finalised)
-        while writer.isExecuting { Thread.sleep(forTimeInterval: 0.05) }
+        while !writer.isFinished { Thread.sleep(forTimeInterval: 0.05) }
     }
 
     @Test func aFinishedFileIsReadToItsAudiosEndWhenIdle() throws {
@@ -221,7 +221,7 @@ import Testing
         writer.start()
         let source = try GrowingAudioSource(path: path, idleSeconds: 0.5, pollSeconds: 0.02)
         let read = try Self.readAll(try AudioFileReader(following: source))
-        while writer.isExecuting { Thread.sleep(forTimeInterval: 0.01) }
+        while !writer.isFinished { Thread.sleep(forTimeInterval: 0.01) }
         #expect(read == samples.map { Float($0) / 32_768 })
     }
 
@@ -245,7 +245,7 @@ import Testing
         feeder.start()
         let source = try GrowingAudioSource(path: path, idleSeconds: 1, pollSeconds: 0.02)
         let read = try Self.readAll(try AudioFileReader(following: source))
-        while feeder.isExecuting { Thread.sleep(forTimeInterval: 0.01) }
+        while !feeder.isFinished { Thread.sleep(forTimeInterval: 0.01) }
         // The encoder holds back its last partial block until it is closed: what it wrote is read, exactly.
         #expect(read.count >= 3 * Self.rate, "\(read.count) frames")
         #expect(read == Array(floats.prefix(read.count)))
@@ -324,7 +324,7 @@ extension AudioFileReader {
         let stream = RawPCMStream(descriptor: readEnd, format: format, record: writer, pollSeconds: 0.02)
         let heard = try Self.readAll(stream)
         try stream.finish()
-        while feeder.isExecuting { Thread.sleep(forTimeInterval: 0.01) }
+        while !feeder.isFinished { Thread.sleep(forTimeInterval: 0.01) }
         #expect(stream.endReason == .ended)
         #expect(stream.framesRead == Int64(tone.count))
         #expect(heard.count == tone.count)
@@ -342,7 +342,7 @@ extension AudioFileReader {
         #expect(try Self.readAll(idle).count == 1_600)
         #expect(idle.endReason == .idle)
         #expect(Date().timeIntervalSince(began) < 5)
-        while idleFeeder.isExecuting { Thread.sleep(forTimeInterval: 0.01) }
+        while !idleFeeder.isFinished { Thread.sleep(forTimeInterval: 0.01) }
         close(idleEnd)
 
         let (stoppedEnd, stoppedFeeder) = Self.feed(Array(repeating: 0, count: 3_200), keepOpen: true)
@@ -354,7 +354,7 @@ extension AudioFileReader {
         stopper.start()
         #expect(try Self.readAll(stopped).count == 1_600)
         #expect(stopped.endReason == .stopped)
-        while stoppedFeeder.isExecuting || stopper.isExecuting { Thread.sleep(forTimeInterval: 0.01) }
+        while !stoppedFeeder.isFinished || !stopper.isFinished { Thread.sleep(forTimeInterval: 0.01) }
         close(stoppedEnd)
     }
 
@@ -367,6 +367,6 @@ extension AudioFileReader {
         #expect(throws: AudioFileError.nonFiniteSamples(path: "standard input", atSeconds: 1.0 / Double(GrowingFileTests.rate))) {
             _ = try Self.readAll(stream)
         }
-        while feeder.isExecuting { Thread.sleep(forTimeInterval: 0.01) }
+        while !feeder.isFinished { Thread.sleep(forTimeInterval: 0.01) }
     }
 }
