@@ -56,12 +56,28 @@ public struct NightPage {
             + (recording.channels > 1 ? ", \(recording.channels) channels mixed to one" : "")
             + " · <span title=\"\(esc(recording.path))\">\(esc(recording.fileName))</span></p>\n"
             + (report.tags.isEmpty ? "" : "<p class=\"meta\">tried: <b>\(report.tags.map(esc).joined(separator: ", "))</b></p>\n")
-            + "</header>\n"
+        pieces(&html)
+        html += "</header>\n"
         if !report.warnings.isEmpty {
             html += "<div class=\"warnings\" role=\"note\">\n"
             for warning in report.warnings { html += "<p>⚠ \(esc(warning))</p>\n" }
             html += "</div>\n"
         }
+    }
+
+    /// Which piece of the night this recording is, with the others' times (linked to their pages where the report
+    /// wrote them).
+    private func pieces(_ html: inout String) {
+        guard report.pieces.count > 1, let position = report.pieces.firstIndex(where: { $0.recordingID == report.recording.id }) else { return }
+        let listed = report.pieces.map { piece in
+            let end = piece.startMilliseconds + Int64((piece.durationSeconds * 1000).rounded())
+            let times = "\(clock.time(piece.startMilliseconds))–\(clock.time(end))"
+            if piece.recordingID == report.recording.id { return "<b>\(times)</b> (this page)" }
+            if let href = piece.href { return "<a href=\"\(esc(href))\">\(times)</a>" }
+            return "\(times) (recording \(piece.recordingID))"
+        }
+        html += "<p class=\"meta\">piece \(position + 1) of the \(report.pieces.count) this night was recorded in: "
+            + listed.joined(separator: " · ") + "</p>\n"
     }
 
     // MARK: - Summary
@@ -71,7 +87,15 @@ public struct NightPage {
     }
 
     private func summary(_ html: inout String) {
-        html += "<section aria-labelledby=\"summary\">\n<h2 id=\"summary\">Summary</h2>\n<div class=\"cards\">\n"
+        html += "<section aria-labelledby=\"summary\">\n<h2 id=\"summary\">Summary</h2>\n"
+        if let whole = report.wholeNight, report.pieces.count > 1 {
+            let recorded = report.pieces.map(\.durationSeconds).reduce(0, +)
+            html += "<p>The whole night, its \(report.pieces.count) pieces together (\(duration(recorded)) recorded): snore score "
+                + "<b>\(Formatting.fixed(whole.snoreScore, 0))</b>, snoring \(SnoringWords.percent(whole.snoringShare)) of the night, "
+                + "\(grouped(whole.snores)) snores, \(Formatting.fixed(whole.snoresPerHour, 0)) an hour. The figures below are this "
+                + "piece's.</p>\n"
+        }
+        html += "<div class=\"cards\">\n"
         if let snoring = report.snoring {
             card(&html, Formatting.fixed(snoring.snoreScore, 0), "<a href=\"#snoring\">snore score</a>")
             card(&html, SnoringWords.percent(snoring.snoringShare), "of the night snoring")

@@ -85,6 +85,22 @@ public struct NightReport: Sendable {
         public static let maximumSeconds = 120.0
     }
 
+    /// One recording of a night recorded in pieces (a recorder restarted, a file split at its size limit; `NightPieces`).
+    public struct Piece: Sendable {
+        public var recordingID: Int64
+        public var startMilliseconds: Int64
+        public var durationSeconds: Double
+        /// Its page, relative to this one, when the same report wrote it.
+        public var href: String?
+
+        public init(recordingID: Int64, startMilliseconds: Int64, durationSeconds: Double, href: String? = nil) {
+            self.recordingID = recordingID
+            self.startMilliseconds = startMilliseconds
+            self.durationSeconds = durationSeconds
+            self.href = href
+        }
+    }
+
     /// One profile's column of the side-by-side comparison (as `compare` computes it).
     public struct ProfileColumn: Sendable {
         public var profile: String
@@ -117,6 +133,11 @@ public struct NightReport: Sendable {
     public var loudestSnores: [LoudSnore] = []
     /// What was tried that night (`somniq-analyze tag`), sorted.
     public var tags: [String] = []
+    /// The night's pieces in order, this recording among them, when the night was recorded in more than one; empty
+    /// when this recording is the whole night.
+    public var pieces: [Piece] = []
+    /// The snorer's figures of the whole night, its pieces joined (`NightPieces.joined`); nil unless `pieces` is set.
+    public var wholeNight: NightSummaryRecord?
     /// Clips that could not be cut, and why (the page says the audio is missing, not that there was none).
     public var audioProblem: String?
 

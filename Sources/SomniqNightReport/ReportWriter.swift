@@ -73,12 +73,14 @@ public struct ReportWriter {
         let single = recordingIDs.count == 1 && (toStandardOutput || Self.isSinglePagePath(output))
         let folder = toStandardOutput ? "" : single ? (output as NSString).deletingLastPathComponent : output
         if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
-        var nights: [TrendPage.Night] = []
+        // Every night's report first, so that the page of a piece of a night recorded in pieces can link the others'.
+        let nightsInPieces = try NightPieces.nightsInPieces(in: builder.store, timeZone: options.clock.timeZone)
+        var planned: [(report: NightReport, stem: String, page: String)] = []
         for (number, id) in recordingIDs.enumerated() {
             progress("report: night \(number + 1) of \(recordingIDs.count) (recording \(id))")
-            var report: NightReport
+            let report: NightReport
             do {
-                report = try builder.report(recordingID: id, profile: options.profile)
+                report = try builder.report(recordingID: id, profile: options.profile, nightsInPieces: nightsInPieces)
             } catch {
                 outcome.failures.append((id, "\(error)"))
                 continue
@@ -90,7 +92,18 @@ public struct ReportWriter {
                 outcome.refusals.append(refusal)
                 continue
             }
+            planned.append((report, stem, page))
+        }
+        let pageOf = single ? [:] : Dictionary(uniqueKeysWithValues: planned.map { ($0.report.recording.id, Self.href($0.stem + ".html")) })
+        var nights: [TrendPage.Night] = []
+        for (number, entry) in planned.enumerated() {
+            var report = entry.report
+            let (stem, page, id) = (entry.stem, entry.page, report.recording.id)
+            for index in report.pieces.indices where report.pieces[index].recordingID != id {
+                report.pieces[index].href = pageOf[report.pieces[index].recordingID]
+            }
             if !options.withoutAudio {
+                progress("report: audio of night \(number + 1) of \(planned.count) (recording \(id))")
                 let audioFolder = stem + "_audio"
                 let placement: NightReportBuilder.AudioPlacement = options.embedAudio
                     ? .embedded(scratch: (NSTemporaryDirectory() as NSString).appendingPathComponent("somniq-report-\(getpid())-\(id)"))
@@ -119,8 +132,7 @@ public struct ReportWriter {
                 try Self.writeAtomically(html, to: page)
             }
             outcome.pages.append(page)
-            report.episodes = report.episodes.map { var episode = $0; episode.clip = nil; return episode }  // the trend page needs no audio
-            nights.append(TrendPage.Night(report: report, href: Self.href(stem + ".html")))
+            nights.append(TrendPage.Night(report: entry.report, href: Self.href(stem + ".html")))  // the trend page needs no audio
         }
         if recordingIDs.count > 1 && !nights.isEmpty {
             let index = (folder as NSString).appendingPathComponent("index.html")

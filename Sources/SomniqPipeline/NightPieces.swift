@@ -55,6 +55,30 @@ public enum NightPieces {
         }
     }
 
+    /// Every complete recording in `store` that has a night summary (by id), with its tags, and the starts and lengths
+    /// `nights(_:starts:durations:timeZone:)` joins them by.
+    public static func stored(in store: AnalysisStore) throws -> (recordings: [(summary: NightSummaryRecord, tags: [String])],
+                                                                  starts: [Int64: Int64], durations: [Int64: Double]) {
+        let summaries = try store.nightSummaries()
+        let tags = try store.tagsByRecording()
+        var starts: [Int64: Int64] = [:], durations: [Int64: Double] = [:]
+        for record in try store.recordings() {
+            starts[record.id] = record.startUTC.flatMap(UTCTimestamp.parse)
+            durations[record.id] = record.durationSeconds
+        }
+        return (summaries.keys.sorted().map { (summaries[$0]!, tags[$0] ?? []) }, starts, durations)
+    }
+
+    /// The nights of `store` recorded in more than one piece, by the id of each of their pieces.
+    public static func nightsInPieces(in store: AnalysisStore, timeZone: TimeZone = .current) throws -> [Int64: Night] {
+        let (recordings, starts, durations) = try stored(in: store)
+        var byPiece: [Int64: Night] = [:]
+        for night in nights(recordings, starts: starts, durations: durations, timeZone: timeZone) where night.recordingIDs.count > 1 {
+            for id in night.recordingIDs { byPiece[id] = night }
+        }
+        return byPiece
+    }
+
     /// One night's summary from its pieces' (in the night's order): the snore score and snoring share are their means
     /// weighted by each piece's length (both are shares of the recording's time, so this is the whole night's), snores
     /// an hour the snores over the hours, minutes and snores summed, the loudest snore the loudest; the breathing paces,

@@ -168,15 +168,8 @@ public struct TagComparison: Equatable, Sendable {
 
     /// The comparison of every complete night in `store` that has a summary (within `onlyWith` and `onlyWithout`).
     public init(store: AnalysisStore, onlyWith: [String] = [], onlyWithout: [String] = [], timeZone: TimeZone = .current) throws {
-        let summaries = try store.nightSummaries()
-        let tags = try store.tagsByRecording()
-        var starts: [Int64: Int64] = [:], durations: [Int64: Double] = [:]
-        for record in try store.recordings() {
-            starts[record.id] = record.startUTC.flatMap(UTCTimestamp.parse)
-            durations[record.id] = record.durationSeconds
-        }
-        self.init(nights: summaries.keys.sorted().map { (summaries[$0]!, tags[$0] ?? []) }, onlyWith: onlyWith, onlyWithout: onlyWithout,
-                  starts: starts, durations: durations, timeZone: timeZone)
+        let (recordings, starts, durations) = try NightPieces.stored(in: store)
+        self.init(nights: recordings, onlyWith: onlyWith, onlyWithout: onlyWithout, starts: starts, durations: durations, timeZone: timeZone)
     }
 
     /// The score over time as a sentence, the nights dated in `timeZone`.

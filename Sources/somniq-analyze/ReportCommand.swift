@@ -16,7 +16,9 @@ struct ReportCommand: ParsableCommand {
 
             One recording and an --output ending in .html writes that page, its clips in <name>_audio/ beside it. \
             Otherwise --output is a folder: night-<date>-r<id>.html per night (clips in night-<date>-r<id>_audio/), and \
-            index.html, the trend page, when there are several nights.
+            index.html, the trend page, when there are several nights. A night recorded in pieces (recordings of one \
+            night that follow one another) is one night of the trend page; each piece's page names and links the others \
+            and gives the whole night's snoring figures.
             """)
 
     @Argument(help: ArgumentHelp("Recordings, by id, path, or night (2026-11-21: begun from noon that day to noon the next, local time; last: the latest night). Default: every analysed recording in --db.", valueName: "id|path|night"))

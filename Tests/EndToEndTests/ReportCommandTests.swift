@@ -77,20 +77,42 @@ private enum ReportedNights {
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.file("apnea_audio")).sorted() == clips)
     }
 
-    @Test func severalNightsMakeATrendPage() throws {
+    /// The two fixture recordings are one night's: the sample night from 23:00 to 23:04 UTC, the apnea night from 23:10.
+    /// The trend page counts them as one night in two recordings, with the whole night's score, and each night's page
+    /// names the other piece and links its page.
+    @Test func aNightInPiecesIsOneNightOfTheTrendPage() throws {
         let scratch = Scratch()
         let result = try CommandRunner.run(["report", "--db", db, "--timezone", "UTC", "--output", scratch.path])
         #expect(result.status == 0, "\(result.stderr)")
         let pages = result.stdout.split(separator: "\n").map(String.init)
         #expect(pages.count == 3 && pages.last == scratch.file("index.html"), "\(pages)")
         let trend = try String(contentsOfFile: scratch.file("index.html"), encoding: .utf8)
-        #expect(occurrences("<tr class=\"night\">", in: trend) == 2)
-        for page in pages.dropLast() {
-            let name = (page as NSString).lastPathComponent
-            #expect(trend.contains("href=\"\(name)\""), "the trend page links \(name)")
-            #expect(try String(contentsOfFile: page, encoding: .utf8).contains("href=\"index.html\""), "\(name) links back")
+        #expect(occurrences("<tr class=\"night\">", in: trend) == 1)
+        #expect(trend.contains("<h1>1 night</h1>") && trend.contains(" in 2 recordings</p>"))
+        #expect(trend.contains("<br><span class=\"note\">in 2 recordings: <a href="))
+        // The whole night's score: the pieces' scores weighted by their lengths, as `trends` joins them.
+        let score = try ReportedNights.number("""
+            SELECT SUM(s.snore_score * r.duration_s) / SUM(r.duration_s)
+            FROM night_summaries s JOIN recordings r ON r.id = s.recording_id
+            """)
+        #expect(trend.contains("<td class=\"n\">\(String(format: "%.0f", score))</td>"), "score \(score)")
+        let names = pages.dropLast().map { ($0 as NSString).lastPathComponent }
+        for (index, page) in pages.dropLast().enumerated() {
+            let html = try String(contentsOfFile: page, encoding: .utf8)
+            #expect(trend.contains("href=\"\(names[index])\""), "the trend page links \(names[index])")
+            #expect(html.contains("href=\"index.html\""), "\(names[index]) links back")
+            #expect(html.contains("href=\"\(names[1 - index])\""), "\(names[index]) links the other piece's page")
+            #expect(html.contains("this night was recorded in: "), "\(names[index])")
+            #expect(html.contains("<p>The whole night, its 2 pieces together (") && html.contains("snore score <b>\(String(format: "%.0f", score))</b>"))
         }
         #expect(result.stderr.contains("wrote 2 night pages and a trend page"))
+
+        // One recording's page alone still names the other piece, unlinked (no page of it was written).
+        let alone = try CommandRunner.run(["report", "2", "--db", db, "--timezone", "UTC", "--no-audio", "--output", scratch.file("alone.html")])
+        #expect(alone.status == 0, "\(alone.stderr)")
+        let html = try String(contentsOfFile: scratch.file("alone.html"), encoding: .utf8)
+        #expect(html.contains("piece 1 of the 2 this night was recorded in: <b>23:00–23:04</b> (this page) · 23:10–"), "\(html.prefix(3000))")
+        #expect(html.contains(" (recording 1)</p>"))
     }
 
     @Test func embeddedAudioAndNoAudio() throws {

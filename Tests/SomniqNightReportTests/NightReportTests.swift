@@ -138,6 +138,30 @@ private func night(duration: Double = 600, snores: [NightReport.Event]? = nil, e
         #expect(NightPage(report: report, clock: clock).render() == NightPage(report: report, clock: clock).render())
     }
 
+    /// A piece of a night recorded in pieces says which it is, links the other pieces' pages where the report wrote them,
+    /// and heads its summary with the whole night's figures.
+    @Test func aPieceNamesTheOthers() {
+        var report = night(duration: 3600)
+        let start = report.recording.startMilliseconds
+        report.pieces = [NightReport.Piece(recordingID: 7, startMilliseconds: start, durationSeconds: 3600),
+                         NightReport.Piece(recordingID: 8, startMilliseconds: start + 3_660_000, durationSeconds: 7200, href: "r8 page.html"),
+                         NightReport.Piece(recordingID: 9, startMilliseconds: start + 11_000_000, durationSeconds: 600)]
+        var whole = NightSummary(durationSeconds: 10_800, snores: [], bouts: [], background: BackgroundLevel(envelope: LevelEnvelope()))
+        whole.score = 33.4
+        whole.snoringSeconds = 2160
+        report.wholeNight = NightSummaryRecord(recordingID: 7, whole)
+        report.wholeNight!.snores = 1234
+        report.wholeNight!.snoresPerHour = 1234 / (10_800 / 3600)
+        let page = NightPage(report: report, clock: LocalClock(timeZone: TimeZone(identifier: "UTC")!)).render()
+        #expect(page.contains("<p class=\"meta\">piece 1 of the 3 this night was recorded in: <b>23:00–00:00</b> (this page) · "
+                              + "<a href=\"r8 page.html\">00:01–02:01</a> · 02:03–02:13 (recording 9)</p>"), "\(page.prefix(2500))")
+        #expect(page.contains("<p>The whole night, its 3 pieces together (3 h 10 min recorded): snore score <b>33</b>, snoring 20% of "
+                              + "the night, 1,234 snores, 411 an hour. The figures below are this piece's.</p>"))
+        // A night in one piece says nothing of pieces.
+        let whole_ = NightPage(report: night(), clock: LocalClock(timeZone: TimeZone(identifier: "UTC")!)).render()
+        #expect(!whole_.contains("this night was recorded in") && !whole_.contains("The whole night"))
+    }
+
     @Test func namesCannotInjectMarkup() {
         let report = night(fileName: "<script>alert(1)</script>\".wav")
         let page = NightPage(report: report, clock: clock).render()
@@ -183,6 +207,42 @@ private func night(duration: Double = 600, snores: [NightReport.Event]? = nil, e
         #expect(first.lowerBound < second.lowerBound, "nights in the order they were recorded")
         #expect(page.components(separatedBy: "<svg class=\"mini\"").count - 1 == 2)
         #expect(page.contains(">138<"), "snores per hour of the night (23 snores in 10 minutes)")
+    }
+
+    /// A night recorded in two pieces is one row, one bar and one small timeline, with the whole night's figures: the
+    /// score weighted by each piece's length, snores an hour over both, minutes and episodes summed, both pieces' tags.
+    @Test func aNightInPiecesIsOneNight() {
+        func piece(_ id: Int64, after hours: Double, lasting seconds: Double, score: Double, tags: [String]) -> TrendPage.Night {
+            var report = night(duration: seconds)
+            report.recording.id = id
+            report.recording.startMilliseconds += Int64(hours * 3_600_000)
+            var summary = NightSummary(durationSeconds: seconds, snores: [], bouts: [], background: BackgroundLevel(envelope: LevelEnvelope()))
+            summary.score = score
+            report.snoring = NightSummaryRecord(recordingID: id, summary)
+            report.snoring!.snores = 100
+            report.snoring!.snoresPerHour = 100 * 3600 / seconds
+            report.tags = tags
+            return TrendPage.Night(report: report, href: "r\(id).html")
+        }
+        // 23:00 for 2 hours, then 01:00 for 6 hours (the recorder restarted); the next night apart.
+        let nights = [piece(1, after: 0, lasting: 7200, score: 40, tags: ["mouthguard"]), piece(2, after: 2, lasting: 21_600, score: 20, tags: ["side"]),
+                      piece(3, after: 24, lasting: 28_800, score: 10, tags: [])]
+        let page = TrendPage(nights: nights.reversed(), clock: LocalClock(timeZone: TimeZone(identifier: "UTC")!)).render()
+        #expect(page.contains("<h1>2 nights</h1>") && page.contains("16.0 hours recorded in 3 recordings</p>"))
+        let rows = page.components(separatedBy: "<tr class=\"night\">").dropFirst()
+        #expect(rows.count == 2)
+        let first = rows.first ?? ""
+        #expect(first.contains("<a href=\"r1.html\">Sat 21 Nov 2026</a><br><span class=\"note\">in 2 recordings: "
+                               + "<a href=\"r1.html\">23:00</a>, <a href=\"r2.html\">01:00</a></span>"), "\(first)")
+        #expect(first.contains("<td class=\"n\">8 h 00 min</td><td class=\"n\">25</td>"), "(40 × 2 h + 20 × 6 h) / 8 h: \(first)")
+        #expect(first.contains("<td class=\"n\">25</td><td class=\"n\">2.7</td>"), "200 snores in 8 hours; 2 × 1.37 minutes in bouts")
+        #expect(first.contains("<td>mouthguard, side</td>"))
+        #expect(first.contains("<td class=\"n\">8</td><td class=\"n\">4</td><td class=\"n\">0</td><td class=\"n\">0</td>"
+                               + "<td class=\"n\">8</td><td class=\"n\">4</td>"),
+                "episodes and alerts by tier summed: a piece's 3 gasps and smoke alarm are critical, its 2 snoring episodes high")
+        #expect(page.components(separatedBy: "<svg class=\"mini\"").count - 1 == 2)
+        #expect(page.contains("from 23:00, 8 h 00 min in 2 recordings</span>"))
+        #expect(page.contains("Sat 21 Nov 2026: 25 (mouthguard, side); Sun 22 Nov 2026: 10"), "one bar a night")
     }
 
     /// What helped names another tag tried on the same nights, as `trends` does.
@@ -247,6 +307,41 @@ private func night(duration: Double = 600, snores: [NightReport.Event]? = nil, e
         #expect(try store.soundEvents(recordingID: 1).contains { !episodeClasses.contains($0.classID) && $0.classID != "snoring" },
                 "the night holds events of a class without an episode")
         #expect(Set(report.lanes) == episodeClasses.union(report.snores.isEmpty ? [] : ["snoring"]), "\(report.lanes)")
+    }
+
+    /// A recording that is a piece of a night gets the night's pieces (from the store, in order) and its whole figures.
+    @Test func aPieceOfANightKnowsTheOthers() throws {
+        // The fixture stored as recording 1 (dated by its file), then as two pieces of the night of 1 Jan 2020: 22:00, and
+        // 30 s after that piece's end.
+        let (store, bundle, data, all) = try stored(profiles: ["balanced"])
+        func piece(_ name: String, _ start: Int64) throws {
+            var copy = data
+            copy.path += name
+            copy.contentSHA256 = String(repeating: name.last!, count: 64)
+            copy.startMilliseconds = start
+            _ = try store.save(copy, bundle: bundle, results: all.filter { $0.profile == "balanced" })
+        }
+        let evening: Int64 = 1_577_916_000_000, length = Int64(data.durationSeconds * 1000)
+        try piece(".a", evening)
+        try piece(".b", evening + length + 30_000)
+        let utc = TimeZone(identifier: "UTC")!
+        let pieces = try NightPieces.nightsInPieces(in: store, timeZone: utc)
+        #expect(Set(pieces.keys) == [2, 3])
+        let builder = NightReportBuilder(store: store, bundle: bundle)
+        let second = try builder.report(recordingID: 3, profile: "balanced", nightsInPieces: pieces)
+        #expect(second.pieces.map(\.recordingID) == [2, 3])
+        #expect(second.pieces.map(\.startMilliseconds) == [evening, evening + length + 30_000])
+        #expect(second.pieces.map(\.durationSeconds) == [data.durationSeconds, data.durationSeconds])
+        let summaries = try store.nightSummaries()
+        let joined = NightPieces.joined([(summaries[2]!, data.durationSeconds), (summaries[3]!, data.durationSeconds)])
+        #expect(second.wholeNight == joined && joined.snores == 2 * summaries[2]!.snores)
+        // Without the nights in pieces, and for a night in one piece, a report names no pieces.
+        #expect(try builder.report(recordingID: 3, profile: "balanced").pieces.isEmpty)
+        #expect(try builder.report(recordingID: 1, profile: "balanced", nightsInPieces: pieces).pieces.isEmpty)
+        // Begun the next evening: a night of its own.
+        try piece(".c", evening + 86_400_000)
+        #expect(try NightPieces.nightsInPieces(in: store, timeZone: utc)[4] == nil)
+        #expect(try Set(NightPieces.nightsInPieces(in: store, timeZone: utc).keys) == [2, 3])
     }
 
     @Test func aProfileNotStoredIsNamed() throws {
