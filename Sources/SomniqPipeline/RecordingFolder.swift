@@ -28,12 +28,38 @@ public struct RecordingFolder: Sendable {
             .min { $0.modified != $1.modified ? $0.modified < $1.modified : $0.path < $1.path }?.path
     }
 
-    /// Waits for `next(since:excluding:)`, looking every `pollSeconds`; `nil` once `stopped()` says to stop.
-    public func waitForNext(since: Date, excluding: Set<String>, pollSeconds: Double = 0.25, stopped: () -> Bool) -> String? {
+    /// What waiting for the next recording ended with.
+    public enum Wait: Equatable, Sendable {
+        case recording(String)
+        /// `stopped()` said to stop.
+        case stopped
+        /// The folder was not there (removed, renamed, or its disk unmounted) for `goneAfter` seconds on end.
+        case folderGone
+    }
+
+    /// Whether the folder is there: a folder (or a link to one) that can be listed.
+    public func isThere() -> Bool {
+        var isFolder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
+            && (try? FileManager.default.contentsOfDirectory(atPath: path)) != nil
+    }
+
+    /// Waits for `next(since:excluding:)`, looking every `pollSeconds`, until `stopped()` says to stop or the folder has
+    /// been away for `goneAfter` seconds (a moment away, as when a sync tool swaps it for a copy, is waited out).
+    public func waitForNext(since: Date, excluding: Set<String>, pollSeconds: Double = 0.25, goneAfter: Double = 5,
+                            stopped: () -> Bool) -> Wait {
+        var awaySince: Date?
         while !stopped() {
-            if let next = next(since: since, excluding: excluding) { return next }
+            if isThere() {
+                awaySince = nil
+                if let next = next(since: since, excluding: excluding) { return .recording(next) }
+            } else {
+                let now = Date()
+                if let away = awaySince, now.timeIntervalSince(away) >= goneAfter { return .folderGone }
+                if awaySince == nil { awaySince = now }
+            }
             usleep(useconds_t(pollSeconds * 1_000_000))
         }
-        return nil
+        return .stopped
     }
 }

@@ -188,13 +188,20 @@ struct FollowCommand: ParsableCommand {
             Terminal.error("\(folder): \(Formatting.counted(finished.count, "recording")) there \(finished.count == 1 ? "is" : "are") finished and not "
                            + "followed ('somniq-analyze analyze \(Formatting.shellQuoted(folder))' reads \(finished.count == 1 ? "it" : "them"))")
         }
-        var followed = Set<String>(), recordings = 0, failures = 0
+        var followed = Set<String>(), recordings = 0, failures = 0, folderGone = false
         while true {
             Terminal.error("\(folder): waiting for \(followed.isEmpty ? "a" : "the next") recording to be written there (Ctrl-C ends)")
             let waiting = SignalCatcher(signals: [SIGINT, SIGTERM]) { _ in }
-            let next = watched.waitForNext(since: since, excluding: followed) { waiting.received != nil }
+            let waited = watched.waitForNext(since: since, excluding: followed) { waiting.received != nil }
             waiting.stop()
-            guard let next else { break }
+            guard case .recording(let next) = waited else {
+                if waited == .folderGone {
+                    Terminal.error("\(folder): error: the folder is gone (removed, renamed, or its disk unmounted) while waiting for "
+                                   + "the next recording; the follow ends: follow the folder again where the recorder now writes")
+                    folderGone = true
+                }
+                break
+            }
             followed.insert(next)
             recordings += 1
             do {
@@ -208,7 +215,8 @@ struct FollowCommand: ParsableCommand {
         }
         Terminal.error("\(folder): \(Formatting.counted(recordings, "recording")) followed"
                        + (failures > 0 ? ", \(failures) of them not stored (above)" : ""))
-        if failures > 0 { throw ExitStatus.someInputsFailed }
+        if folderGone && recordings == failures { throw ExitStatus.nothingDone }
+        if failures > 0 || folderGone { throw ExitStatus.someInputsFailed }
     }
 
     /// Follows one recording, the file at `file` or standard input where it is `nil`, and stores its night; returns

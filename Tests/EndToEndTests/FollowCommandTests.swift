@@ -283,6 +283,27 @@ import Testing
         #expect(started.status == 64 && started.stderr.contains("each recording of a folder takes its own"), "\(started.stderr)")
     }
 
+    /// A folder that goes while followed (removed, or its card unmounted) ends the follow with an error naming it, rather
+    /// than waiting for ever on nothing: exit 2 when nothing was stored.
+    @Test func aFolderThatGoesEndsTheFollow() throws {
+        let scratch = Scratch()
+        let folder = scratch.file("card")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let following = try CommandRunner.start(["follow", folder, "--db", scratch.file("card.sqlite")])
+        let deadline = Date().addingTimeInterval(60)
+        while !following.stderr.contains("waiting for a recording"), following.process.isRunning, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        try FileManager.default.removeItem(atPath: folder)
+        let removed = Date()
+        following.waitUntilExit()
+        #expect(following.terminationStatus == 2, "\(following.stderr)")
+        #expect(Date().timeIntervalSince(removed) < 30)
+        #expect(following.stderr.contains("\(folder): error: the folder is gone (removed, renamed, or its disk unmounted) while waiting "
+                                          + "for the next recording; the follow ends"), "\(following.stderr)")
+        #expect(following.stderr.hasSuffix("\(folder): 0 recordings followed\n"), "\(following.stderr)")
+    }
+
     /// Checks that a follow stored the rows `analyze` stored, table by table, and printed the stored alerts (class, kind,
     /// offset, tier and confidence, class by class in order); returns the alerts printed.
     @discardableResult
