@@ -2,22 +2,44 @@ import Foundation
 
 /// A folder a recorder writes its recordings into, one file a recording (`somniq-analyze follow FOLDER`): the next
 /// recording to follow is one written to since the follow began, and a recorder that restarts in the night starts a
-/// new file, followed in its turn.
+/// new file, followed in its turn. A recorder that starts a folder a night (`2026-11-21/`) or a numbered one when one
+/// is full (`FOLDER01/`) writes into a folder directly inside it: those changed in the last `recentFolderSeconds` are
+/// looked into too.
 public struct RecordingFolder: Sendable {
     public let path: String
+    /// How recently a folder inside `path` must have changed (a file made, renamed or removed in it) for its recordings
+    /// to be looked at: a recording still being written was begun within it. Older ones are left unread, so that
+    /// looking four times a second stays cheap in a folder of years of nights.
+    public static let recentFolderSeconds: TimeInterval = 36 * 3600
 
     public init(path: String) { self.path = path }
 
-    /// The folder's audio files (not those in folders below it, nor hidden ones), each with when it was last written.
-    public func recordings() -> [(path: String, modified: Date)] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-        return names.sorted().compactMap { name in
-            guard !name.hasPrefix("."), InputCollector.hasAudioExtension(name) else { return nil }
-            let file = (path as NSString).appendingPathComponent(name)
-            guard let attributes = try? FileManager.default.attributesOfItem(atPath: file),
-                  attributes[.type] as? FileAttributeType == .typeRegular,
-                  let modified = attributes[.modificationDate] as? Date else { return nil }
-            return (file, modified)
+    /// The folder's audio files, and those of the folders directly inside it that changed recently (not hidden ones,
+    /// nor anything deeper), each with when it was last written, in order of path.
+    public func recordings(now: Date = Date()) -> [(path: String, modified: Date)] {
+        var found: [(path: String, modified: Date)] = []
+        for entry in Self.entries(of: path) {
+            if entry.type == .typeRegular, InputCollector.hasAudioExtension(entry.path) {
+                found.append((entry.path, entry.modified))
+            } else if entry.type == .typeDirectory, now.timeIntervalSince(entry.modified) <= Self.recentFolderSeconds {
+                for inner in Self.entries(of: entry.path) where inner.type == .typeRegular && InputCollector.hasAudioExtension(inner.path) {
+                    found.append((inner.path, inner.modified))
+                }
+            }
+        }
+        return found.sorted { $0.path < $1.path }
+    }
+
+    /// What `folder` holds, hidden names aside: each entry's path, its type (a link is a link, not followed) and when
+    /// it last changed.
+    private static func entries(of folder: String) -> [(path: String, type: FileAttributeType, modified: Date)] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return names.compactMap { name in
+            guard !name.hasPrefix(".") else { return nil }
+            let entry = (folder as NSString).appendingPathComponent(name)
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: entry),
+                  let type = attributes[.type] as? FileAttributeType, let modified = attributes[.modificationDate] as? Date else { return nil }
+            return (entry, type, modified)
         }
     }
 

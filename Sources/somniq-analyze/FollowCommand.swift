@@ -25,8 +25,9 @@ struct FollowCommand: ParsableCommand {
             (a partial night), so a crash or a power cut loses at most a minute; following the same file again resumes \
             that night and raises none of the alerts already raised. Standard input is recorded as it comes (--record, or a WAV named after \
             the start beside the database), so that the night stored has its audio for review clips and reanalysis. \
-            Given a folder, it follows each recording a recorder writes into it in turn (a file a night, or a new one \
-            after a restart), storing each as it ends, until SIGINT or SIGTERM.
+            Given a folder, it follows each recording a recorder writes into it, or into a folder directly inside it \
+            (a folder a night), in turn (a file a night, or a new one after a restart), storing each as it ends, until \
+            SIGINT or SIGTERM; a folder gone for 5 s ends it.
             Exit status: 0 followed and stored; 1 the audio could not be read; 2 the model or database is unusable; \
             64 usage error.
             """)
@@ -177,9 +178,10 @@ struct FollowCommand: ParsableCommand {
         let store: AnalysisStore
     }
 
-    /// Follows the recordings written into `folder` one after another, each stored as it ends, until SIGINT or SIGTERM:
-    /// those written to since shortly before the follow began (within --idle), the earliest first. One that cannot be
-    /// read is reported and the next waited for; a database that fails stops the follow.
+    /// Follows the recordings written into `folder` (or a folder directly inside it: `RecordingFolder`) one after
+    /// another, each stored as it ends, until SIGINT or SIGTERM: those written to since shortly before the follow began
+    /// (within --idle), the earliest first; clips this tool cut are passed over. One that cannot be read is reported and
+    /// the next waited for; a database that fails stops the follow.
     func follow(folder: String, _ session: Session) throws {
         let watched = RecordingFolder(path: folder)
         let since = Date().addingTimeInterval(-idle)
@@ -203,6 +205,11 @@ struct FollowCommand: ParsableCommand {
                 break
             }
             followed.insert(next)
+            // A clip `report` or `clips` cut into the folder (or a folder inside it) is not a recording.
+            if ClipCutter.isOurClip(next) {
+                Terminal.error("\(next): a clip this tool cut, not a recording: not followed")
+                continue
+            }
             recordings += 1
             do {
                 let outcome = try follow(next, session)

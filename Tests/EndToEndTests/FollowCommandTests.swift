@@ -283,6 +283,42 @@ import Testing
         #expect(started.status == 64 && started.stderr.contains("each recording of a folder takes its own"), "\(started.stderr)")
     }
 
+    /// A recorder that starts a folder a night is followed into it; a clip the tool cut into the folder is passed over,
+    /// not followed as a recording.
+    @Test func aFolderANightIsFollowedAndClipsArePassedOver() throws {
+        let scratch = Scratch()
+        let folder = scratch.file("recorder")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let db = scratch.file("nights.sqlite")
+        let following = try CommandRunner.start(["follow", folder, "--db", db, "--idle", "2"])
+        func waitFor(_ text: String) {
+            let deadline = Date().addingTimeInterval(60)
+            while !following.stderr.contains(text), following.process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        }
+        waitFor("waiting for a recording to be written there")
+        // A clip cut by `clips` from another database, copied into the folder: not a recording.
+        let clips = scratch.file("clips")
+        let other = scratch.file("other.sqlite")
+        #expect(try CommandRunner.run(["analyze", sampleNight, "--db", other, "--quiet"]).status == 0)
+        #expect(try CommandRunner.run(["clips", "--db", other, "--class", "smoke_detector", "--output", clips]).status == 0)
+        let clip = try FileManager.default.contentsOfDirectory(atPath: clips).first { $0.hasSuffix(".wav") }!
+        try FileManager.default.copyItem(atPath: clips + "/" + clip, toPath: folder + "/" + clip)
+        waitFor("\(folder)/\(clip): a clip this tool cut, not a recording: not followed")
+        // Then the night, in a folder of its own.
+        try FileManager.default.createDirectory(atPath: folder + "/2026-11-21", withIntermediateDirectories: true)
+        let (samples, rate) = Self.night
+        let writer = Self.record(Array(samples.prefix(rate * 20)), rate: rate, to: folder + "/2026-11-21/night.wav", finishing: false)
+        while !writer.isFinished { Thread.sleep(forTimeInterval: 0.05) }
+        waitFor("night.wav: 0:20.0 followed")
+        waitFor("waiting for the next recording")
+        following.process.interrupt()
+        following.waitUntilExit()
+        #expect(following.terminationStatus == 0, "\(following.stderr)")
+        #expect(following.stderr.hasSuffix("\(folder): 1 recording followed\n"), "\(following.stderr)")
+        let stored = try DatabaseQueue(path: db).read { db in try String.fetchAll(db, sql: "SELECT path FROM recordings") }
+        #expect(stored == [folder + "/2026-11-21/night.wav"])
+    }
+
     /// A folder that goes while followed (removed, or its card unmounted) ends the follow with an error naming it, rather
     /// than waiting for ever on nothing: exit 2 when nothing was stored.
     @Test func aFolderThatGoesEndsTheFollow() throws {
