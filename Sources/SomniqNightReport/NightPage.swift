@@ -173,8 +173,11 @@ public struct NightPage {
     private func snoring(_ html: inout String) {
         guard let snoring = report.snoring else { return }
         html += "<section aria-labelledby=\"snoring\">\n<h2 id=\"snoring\">Snoring</h2>\n"
+        // This night's score (the whole night's, for a night recorded in pieces) among the other nights'.
+        let night = report.pieces.count > 1 ? report.wholeNight ?? snoring : snoring
+        let among = SnoringWords.amongOthers(score: night.snoreScore, others: report.otherNights).map { "<p>\(esc(sentence($0))).</p>\n" } ?? ""
         guard let score = SnoringWords.score(snoring) else {
-            html += "<p>No snoring bout: snore score 0.</p>\n"
+            html += "<p>No snoring bout: snore score 0.</p>\n" + among
             if let pace = SnoringWords.pace(snoring) { html += "<p>\(esc(sentence(pace))).</p>\n" }
             html += "</section>\n"
             return
@@ -182,6 +185,7 @@ public struct NightPage {
         html += "<p>\(esc(sentence(score))). The score is the share of the night spent snoring, "
             + "each breath weighed by how loud its snore stood over the room (\(Int(NightSummary.fullWeightDb)) dB or more counts "
             + "whole): 0 is a night without snoring, 100 a whole night of snores \(Int(NightSummary.fullWeightDb)) dB over the room.</p>\n"
+        html += among
         html += "<div class=\"scroll\"><table>\n<caption class=\"note\">Snoring time by loudness over the room's background</caption>\n"
             + "<tr><th>loudness</th><th>over the room</th><th class=\"n\">minutes</th><th class=\"n\">share of snoring</th></tr>\n"
         let floors = NightSummary.Band.floorsDb.map { Int($0) }

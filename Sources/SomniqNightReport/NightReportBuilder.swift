@@ -35,9 +35,10 @@ public struct NightReportBuilder {
         self.bundle = bundle
     }
 
-    /// - Parameter nightsInPieces: the nights recorded in pieces, by each piece's id (`NightPieces.nightsInPieces`): a
-    ///   piece's report names the others and carries the whole night's figures.
-    public func report(recordingID id: Int64, profile: String, nightsInPieces: [Int64: NightPieces.Night] = [:]) throws -> NightReport {
+    /// - Parameter nights: every night stored, pieces of one joined (`NightPieces.nights(in:timeZone:)`): a piece's
+    ///   report names the others and carries the whole night's figures, and every report the other nights' (none where
+    ///   not given).
+    public func report(recordingID id: Int64, profile: String, nights: [NightPieces.Night] = []) throws -> NightReport {
         guard let record = try store.recording(id: id) else { throw Failure.noSuchRecording(id) }
         guard record.status == "complete", let start = record.startUTC.flatMap(UTCTimestamp.parse) else {
             throw Failure.notComplete(id, record.fileName, reason: record.errorMessage)
@@ -127,7 +128,8 @@ public struct NightReportBuilder {
         report.snoring = try store.nightSummary(recordingID: id)
         report.loudestSnores = loudestSnores
         report.tags = try store.tags(recordingID: id)
-        if let night = nightsInPieces[id] {
+        report.otherNights = nights.filter { !$0.recordingIDs.contains(id) }.map(\.summary)
+        if let night = nights.first(where: { $0.recordingIDs.contains(id) }), night.recordingIDs.count > 1 {
             report.pieces = try night.recordingIDs.compactMap { pieceID in
                 guard let piece = try store.recording(id: pieceID), let start = piece.startUTC.flatMap(UTCTimestamp.parse) else { return nil }
                 return NightReport.Piece(recordingID: pieceID, startMilliseconds: start, durationSeconds: piece.durationSeconds ?? 0)

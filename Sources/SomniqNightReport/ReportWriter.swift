@@ -74,13 +74,13 @@ public struct ReportWriter {
         let folder = toStandardOutput ? "" : single ? (output as NSString).deletingLastPathComponent : output
         if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
         // Every night's report first, so that the page of a piece of a night recorded in pieces can link the others'.
-        let nightsInPieces = try NightPieces.nightsInPieces(in: builder.store, timeZone: options.clock.timeZone)
+        let stored = try NightPieces.nights(in: builder.store, timeZone: options.clock.timeZone)
         var planned: [(report: NightReport, stem: String, page: String)] = []
         for (number, id) in recordingIDs.enumerated() {
             progress("report: night \(number + 1) of \(recordingIDs.count) (recording \(id))")
             let report: NightReport
             do {
-                report = try builder.report(recordingID: id, profile: options.profile, nightsInPieces: nightsInPieces)
+                report = try builder.report(recordingID: id, profile: options.profile, nights: stored)
             } catch {
                 outcome.failures.append((id, "\(error)"))
                 continue

@@ -69,14 +69,11 @@ public enum NightPieces {
         return (summaries.keys.sorted().map { (summaries[$0]!, tags[$0] ?? []) }, starts, durations)
     }
 
-    /// The nights of `store` recorded in more than one piece, by the id of each of their pieces.
-    public static func nightsInPieces(in store: AnalysisStore, timeZone: TimeZone = .current) throws -> [Int64: Night] {
+    /// The nights of `store` (`nights(_:starts:durations:timeZone:)` of `stored(in:)`): its recordings with a night
+    /// summary, the pieces of a night recorded in pieces joined.
+    public static func nights(in store: AnalysisStore, timeZone: TimeZone = .current) throws -> [Night] {
         let (recordings, starts, durations) = try stored(in: store)
-        var byPiece: [Int64: Night] = [:]
-        for night in nights(recordings, starts: starts, durations: durations, timeZone: timeZone) where night.recordingIDs.count > 1 {
-            for id in night.recordingIDs { byPiece[id] = night }
-        }
-        return byPiece
+        return nights(recordings, starts: starts, durations: durations, timeZone: timeZone)
     }
 
     /// One night's summary from its pieces' (in the night's order): the snore score and snoring share are their means

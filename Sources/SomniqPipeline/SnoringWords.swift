@@ -13,6 +13,32 @@ public enum SnoringWords {
             + "\(percent(summary.snoringShare)) of the night" + (bands.isEmpty ? "" : " (\(bands.joined(separator: ", ")))")
     }
 
+    /// The fewest other nights a night's score is placed among.
+    public static let fewestOthers = 3
+
+    /// "this night's score, 24, is lower than 10 of the 14 other nights stored, higher than 3 and the same as 1 (their
+    /// median 32, from 12 to 58)", or "higher than all 14 other nights stored": a night's score placed among the others'
+    /// (scores compared as they are shown, whole points); nil with fewer than `fewestOthers` others.
+    public static func amongOthers(score: Double, others: [NightSummaryRecord]) -> String? {
+        guard others.count >= fewestOthers else { return nil }
+        let shown = score.rounded()
+        let lower = others.count { shown < $0.snoreScore.rounded() }, higher = others.count { shown > $0.snoreScore.rounded() }
+        let same = others.count - lower - higher
+        let side = TagComparison.Side(others)
+        let counts = [("lower than", lower), ("higher than", higher), ("the same as", same)].filter { $0.1 > 0 }
+        let listed: String
+        if counts.count == 1 {
+            listed = "\(counts[0].0) all \(others.count) other nights stored"
+        } else {
+            let parts = counts.enumerated().map { index, part in
+                index == 0 ? "\(part.0) \(part.1) of the \(others.count) other nights stored" : "\(part.0) \(part.1)"
+            }
+            listed = parts.dropLast().joined(separator: ", ") + " and " + parts.last!
+        }
+        return "this night's score, \(Formatting.fixed(score, 0)), is \(listed) (their median \(Formatting.fixed(side.medianScore ?? 0, 0)), "
+            + "from \(Formatting.fixed(side.lowestScore ?? 0, 0)) to \(Formatting.fixed(side.highestScore ?? 0, 0)))"
+    }
+
     /// "breathing 15 a minute (12-15) from 25 breaths between snores; 15 a minute (14-30) from 9 readings of quiet
     /// breathing's rhythm"; nil when neither was heard.
     public static func pace(_ summary: NightSummaryRecord) -> String? {

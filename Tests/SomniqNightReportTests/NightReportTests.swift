@@ -138,6 +138,42 @@ private func night(duration: Double = 600, snores: [NightReport.Event]? = nil, e
         #expect(NightPage(report: report, clock: clock).render() == NightPage(report: report, clock: clock).render())
     }
 
+    /// The snoring section places the night's score among the other nights stored (the whole night's, for a piece), as
+    /// the page shows scores: in whole points; with fewer than three other nights it says nothing.
+    @Test func theScoreIsPlacedAmongTheOtherNights() {
+        func summary(_ score: Double) -> NightSummaryRecord {
+            var night = NightSummary(durationSeconds: 600, snores: [], bouts: [], background: BackgroundLevel(envelope: LevelEnvelope()))
+            night.score = score
+            return NightSummaryRecord(recordingID: 1, night)
+        }
+        var report = night()
+        var own = NightSummary(durationSeconds: 600, snores: [], bouts: [], background: BackgroundLevel(envelope: LevelEnvelope()))
+        own.score = 24.2
+        own.snoringSeconds = 60
+        report.snoring = NightSummaryRecord(recordingID: 7, own)
+        report.otherNights = [58, 12, 32, 40, 23.8, 30.1].map(summary)
+        let clock = LocalClock(timeZone: TimeZone(identifier: "UTC")!)
+        var page = NightPage(report: report, clock: clock).render()
+        #expect(page.contains("<p>This night&#39;s score, 24, is lower than 4 of the 6 other nights stored, higher than 1 and the same as 1 "
+                              + "(their median 31, from 12 to 58).</p>"), "24.2 and 23.8 both show as 24: \(page)")
+        // A piece: the whole night's score is placed.
+        report.pieces = [NightReport.Piece(recordingID: 7, startMilliseconds: report.recording.startMilliseconds, durationSeconds: 600),
+                         NightReport.Piece(recordingID: 8, startMilliseconds: report.recording.startMilliseconds + 700_000, durationSeconds: 600)]
+        report.wholeNight = summary(70)
+        page = NightPage(report: report, clock: clock).render()
+        #expect(page.contains("score, 70, is higher than all 6 other nights stored (their median"))
+        // Too few nights to place it among.
+        report.otherNights = Array(report.otherNights.prefix(2))
+        #expect(!NightPage(report: report, clock: clock).render().contains("other nights stored"))
+        // No snoring at all: placed all the same.
+        report.pieces = []
+        report.snoring = summary(0)
+        report.otherNights = [summary(0), summary(0), summary(5)]
+        page = NightPage(report: report, clock: clock).render()
+        #expect(page.contains("No snoring bout: snore score 0.</p>\n<p>This night&#39;s"), "\(page)")
+        #expect(page.contains("score, 0, is lower than 1 of the 3 other nights stored and the same as 2 (their median 0, from 0 to 5)"))
+    }
+
     /// A piece of a night recorded in pieces says which it is, links the other pieces' pages where the report wrote them,
     /// and heads its summary with the whole night's figures.
     @Test func aPieceNamesTheOthers() {
@@ -325,23 +361,24 @@ private func night(duration: Double = 600, snores: [NightReport.Event]? = nil, e
         try piece(".a", evening)
         try piece(".b", evening + length + 30_000)
         let utc = TimeZone(identifier: "UTC")!
-        let pieces = try NightPieces.nightsInPieces(in: store, timeZone: utc)
-        #expect(Set(pieces.keys) == [2, 3])
+        let nights = try NightPieces.nights(in: store, timeZone: utc)
+        #expect(nights.map(\.recordingIDs).sorted { $0[0] < $1[0] } == [[1], [2, 3]])
         let builder = NightReportBuilder(store: store, bundle: bundle)
-        let second = try builder.report(recordingID: 3, profile: "balanced", nightsInPieces: pieces)
+        let second = try builder.report(recordingID: 3, profile: "balanced", nights: nights)
         #expect(second.pieces.map(\.recordingID) == [2, 3])
         #expect(second.pieces.map(\.startMilliseconds) == [evening, evening + length + 30_000])
         #expect(second.pieces.map(\.durationSeconds) == [data.durationSeconds, data.durationSeconds])
         let summaries = try store.nightSummaries()
         let joined = NightPieces.joined([(summaries[2]!, data.durationSeconds), (summaries[3]!, data.durationSeconds)])
         #expect(second.wholeNight == joined && joined.snores == 2 * summaries[2]!.snores)
-        // Without the nights in pieces, and for a night in one piece, a report names no pieces.
+        #expect(second.otherNights == [summaries[1]!], "the other night: recording 1, not the night's own pieces")
+        // Without the nights, and for a night in one piece, a report names no pieces.
         #expect(try builder.report(recordingID: 3, profile: "balanced").pieces.isEmpty)
-        #expect(try builder.report(recordingID: 1, profile: "balanced", nightsInPieces: pieces).pieces.isEmpty)
+        let first = try builder.report(recordingID: 1, profile: "balanced", nights: nights)
+        #expect(first.pieces.isEmpty && first.otherNights == [joined])
         // Begun the next evening: a night of its own.
         try piece(".c", evening + 86_400_000)
-        #expect(try NightPieces.nightsInPieces(in: store, timeZone: utc)[4] == nil)
-        #expect(try Set(NightPieces.nightsInPieces(in: store, timeZone: utc).keys) == [2, 3])
+        #expect(try NightPieces.nights(in: store, timeZone: utc).map(\.recordingIDs).sorted { $0[0] < $1[0] } == [[1], [2, 3], [4]])
     }
 
     @Test func aProfileNotStoredIsNamed() throws {
