@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 /// What the README and the user guide show the tool printing is what it prints: each quoted line of the sample night's
-/// output (its summary under the fitted default and under the hand-written rules, `compare`, a `dcase` export) is a line
-/// of the command's output today. Lines the documents elide (`...`), the commands themselves (`$ ...`) and the path,
+/// output (its summary under the fitted default and under the hand-written rules, `compare`, a `dcase` export,
+/// `evaluate`) is a line of the command's output today, and the clips it lists are the files `clips` writes. Lines the documents elide (`...`), the commands themselves (`$ ...`) and the path,
 /// which differs from machine to machine, are not compared.
 @Suite struct DocumentedOutputTests {
     static let root = CommandRunner.root
@@ -72,6 +72,23 @@ import Testing
         let exported = try Self.blocks(in: "docs/guide.md", opening: "$ somniq-analyze export --profile balanced --format dcase")
         #expect(export.status == 0 && exported.count == 1)
         #expect(Self.expectQuoted(exported, in: export.stdout, "export") >= 3)
+
+        let evaluate = try CommandRunner.run(["evaluate", Self.sampleNight, "--labels", Self.root + "/fixtures/sample-night/sleep_recording_1795302000.tsv",
+                                              "--profile", "balanced", "--model", Self.root + "/models/rules"])
+        let scored = try Self.blocks(in: "docs/guide.md", opening: "profile balanced")
+        #expect(evaluate.status == 0 && scored.count == 1)
+        #expect(Self.expectQuoted(scored, in: evaluate.stdout, "evaluate") >= 12)
+
+        // The clips the guide lists, by name, and what `clips` says it wrote.
+        let clips = try CommandRunner.run(["clips", "--db", rulesDatabase, "--output", scratch.file("clips") + "/"])
+        let listed = try Self.blocks(in: "docs/guide.md", opening: "$ somniq-analyze clips --output clips/")
+        #expect(clips.status == 0 && listed.count == 1)
+        let said = listed.first?.first { $0.hasPrefix("wrote ") } ?? "?"
+        #expect(clips.stderr.contains(said.replacingOccurrences(of: "clips/", with: scratch.file("clips") + "/")), "\(clips.stderr)")
+        let names = (listed.first ?? []).filter { !$0.hasPrefix("$ ") && !$0.hasPrefix("wrote ") }
+            .flatMap { $0.split(separator: " ").map(String.init) }
+        let written = try FileManager.default.contentsOfDirectory(atPath: scratch.file("clips")).sorted()
+        #expect(names.count == 9 && names.sorted() == written, "\(names) against \(written)")
     }
 
     /// The checker itself: a line changed by a character is caught, elided and command lines are skipped.
