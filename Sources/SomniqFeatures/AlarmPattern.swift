@@ -9,10 +9,12 @@
 /// - **continuous beeping** (older and European detectors): a piezo beep at a steady rate, counted a cycle for every
 ///   three beeps.
 ///
-/// A sub-frame (1/16 s) is *on* when its strongest peak lies in a sounder's band (470-580 Hz, or 2.2-4 kHz; continuous
-/// beeping only 2.8-3.9 kHz, where alarm clocks and monitors rarely beep) and stands out of its neighbourhood (±1 kHz):
-/// its main lobe's power per bin at least 8 dB over the rest's. That holds at any level over a fan's or the rain's
-/// broadband noise, even where the tone's total power is no more than the noise's. A beep is a run of two or more on
+/// A sub-frame (1/16 s) is *on* when a peak in a sounder's band (470-580 Hz, or 2.2-4 kHz; continuous beeping only
+/// 2.8-3.9 kHz, where alarm clocks and monitors rarely beep) stands out of its neighbourhood (±1 kHz): its main lobe's
+/// power per bin at least 8 dB over the rest's. The sub-frame's strongest peak is taken where it lies in a band; else
+/// the strongest bin of either band, so that a beep under a louder rumble elsewhere (a fan, traffic, a snore; a sounder
+/// heard through a door) is heard. That holds at any level over a fan's or the rain's broadband noise, even where the
+/// tone's total power is less than the noise's. A beep is a run of two or more on
 /// sub-frames whose peak stays put (within 1.5% of its frequency, or one bin); a pattern's beeps share their frequency
 /// (to 4%). A run that is no beep (a voice, whose pitch glides; a held tone; a raindrop's ring for one sub-frame) and a
 /// beep of another tone while the pattern's next beep is due are neither part of the pattern nor a break in it: a
@@ -64,6 +66,9 @@ final class AlarmPattern {
     private let lowBin: Int
     private let neighbourBins: Int
     private let halfWidthBins: Int
+    /// The bins of the low-frequency sounder's band and of the piezo alarms' (the latter clipped to the spectrum).
+    private let lowSounderBins: ClosedRange<Int>
+    private let piezoBins: ClosedRange<Int>
 
     private var subframe = 0
     /// The beep being heard, if any: its start, peak bins so far, and summed frequency.
@@ -91,6 +96,11 @@ final class AlarmPattern {
         lowBin = minBin
         neighbourBins = Int((Self.neighbourhoodHz / binHz).rounded())
         self.halfWidthBins = halfWidthBins
+        func bins(_ band: ClosedRange<Float>) -> ClosedRange<Int> {
+            max(minBin + 1, Int((band.lowerBound / binHz).rounded(.up)))...Int((band.upperBound / binHz).rounded(.down))
+        }
+        lowSounderBins = bins(Self.lowSounderHz)
+        piezoBins = bins(Self.piezoHz)
     }
 
     /// Takes the next sub-frame: its power spectrum and strongest bin, or `nil` for a gap (digital silence).
@@ -100,21 +110,21 @@ final class AlarmPattern {
             pending = nil
             take(beep)
         }
-        guard let power, isBeeping(power, peakBin: peakBin) else {
+        guard let power, let bin = beepBin(power, peakBin: peakBin) else {
             endRun()
             return
         }
-        // A peak elsewhere (a raindrop's ring over the beep) ends the run: the beep's rest may mend it.
-        if runStart != nil, Float(abs(peakBin - runMinBin)) > allowedWanderBins(at: peakBin) { endRun() }
+        // A beep at another tone (a raindrop's ring over the beep) ends the run: the beep's rest may mend it.
+        if runStart != nil, Float(abs(bin - runMinBin)) > allowedWanderBins(at: bin) { endRun() }
         if runStart == nil {
             runStart = subframe
-            runMinBin = peakBin
-            runMaxBin = peakBin
+            runMinBin = bin
+            runMaxBin = bin
             runFrequencySum = 0
         }
-        runMinBin = min(runMinBin, peakBin)
-        runMaxBin = max(runMaxBin, peakBin)
-        runFrequencySum += Float(peakBin) * binHz
+        runMinBin = min(runMinBin, bin)
+        runMaxBin = max(runMaxBin, bin)
+        runFrequencySum += Float(bin) * binHz
     }
 
     /// Cycles in a row of the pattern heard most, up to the sub-frames taken so far.
@@ -143,11 +153,34 @@ final class AlarmPattern {
         return abs(runFrequencySum / Float(max(1, subframe - runStart!)) / tone - 1) <= Self.sameTone
     }
 
-    private func isBeeping(_ power: UnsafeMutableBufferPointer<Float>, peakBin: Int) -> Bool {
-        let hz = Float(peakBin) * binHz
-        guard Self.lowSounderHz.contains(hz) || Self.piezoHz.contains(hz) else { return false }
-        let lobe = max(lowBin, peakBin - halfWidthBins)...min(power.count - 1, peakBin + halfWidthBins)
-        let around = max(lowBin, peakBin - neighbourBins)...min(power.count - 1, peakBin + neighbourBins)
+    /// The bin a beep sounds at in this sub-frame: its strongest peak, where that lies in a sounder's band and stands out
+    /// of its neighbourhood; else the strongest bin of either band that is a peak and stands out (the louder of the
+    /// two), for a tone under a louder rumble elsewhere (a fan, traffic, a snore: a piezo's beep from the next room
+    /// may be under the room's level and still far over the room's share of its band); nil when none does.
+    private func beepBin(_ power: UnsafeMutableBufferPointer<Float>, peakBin: Int) -> Int? {
+        if inSounderBand(peakBin), standsOut(power, at: peakBin) { return peakBin }
+        var beep: Int?
+        for band in [lowSounderBins, piezoBins] {
+            let top = min(band.upperBound, power.count - 2)
+            guard band.lowerBound <= top else { continue }
+            var bin = band.lowerBound
+            for candidate in band.lowerBound...top where power[candidate] > power[bin] { bin = candidate }
+            guard bin != peakBin, power[bin] >= power[bin - 1], power[bin] >= power[bin + 1], standsOut(power, at: bin) else { continue }
+            if beep.map({ power[bin] > power[$0] }) ?? true { beep = bin }
+        }
+        return beep
+    }
+
+    private func inSounderBand(_ bin: Int) -> Bool {
+        let hz = Float(bin) * binHz
+        return Self.lowSounderHz.contains(hz) || Self.piezoHz.contains(hz)
+    }
+
+    /// Whether the peak at `bin` stands out of its neighbourhood: its main lobe's power per bin `prominence` times the
+    /// rest's, within `neighbourhoodHz` either side.
+    private func standsOut(_ power: UnsafeMutableBufferPointer<Float>, at bin: Int) -> Bool {
+        let lobe = max(lowBin, bin - halfWidthBins)...min(power.count - 1, bin + halfWidthBins)
+        let around = max(lowBin, bin - neighbourBins)...min(power.count - 1, bin + neighbourBins)
         var lobePower: Float = 0, aroundPower: Float = 0
         for bin in lobe { lobePower += power[bin] }
         for bin in around { aroundPower += power[bin] }

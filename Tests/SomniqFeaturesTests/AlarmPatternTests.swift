@@ -3,8 +3,8 @@ import SomniqFeatures
 import SomniqSynth
 import Testing
 
-/// `alarm_pattern_cycles` on the standard alarm signals, synthesised, alone and over a room at 0 and 10 dB SNR, at the
-/// analysis rate (8 kHz): two cycles are counted once they have been heard and not before; other beeping, tones and
+/// `alarm_pattern_cycles` on the standard alarm signals, synthesised, alone, over a room at 0 and 10 dB SNR and under
+/// its rumble, at the analysis rate (8 kHz): two cycles are counted once they have been heard and not before; other beeping, tones and
 /// sounds do not make two.
 @Suite struct AlarmPatternTests {
     static let rate = 8_000
@@ -12,7 +12,9 @@ import Testing
     typealias Signal = SoundSynthesizer.AlarmSignal
     static let standard = Signal.standard
 
-    enum Room: String, CaseIterable, Sendable { case quiet, roomAt10dB, roomAt0dB, rainAt10dB, rainAt0dB }
+    /// The alarm alone, over a room (its low rumble and traffic) or the rain at 10 and 0 dB SNR, and under the room's
+    /// rumble 10 dB louder than itself (a sounder in the next room): its band still far over the room's share of it.
+    enum Room: String, CaseIterable, Sendable { case quiet, roomAt10dB, roomAt0dB, rainAt10dB, rainAt0dB, underARumble10dBLouder }
 
     /// `alarm` at −30 dBFS for `seconds`, then 12 s of the room alone, over `room`.
     static func recording(_ signal: Signal, seconds: Double, room: Room, seed: UInt64 = 7) -> [Float] {
@@ -24,6 +26,7 @@ import Testing
         case .quiet: synth.roomNoise(seconds: total, levelDbfs: -70)
         case .roomAt10dB: synth.roomNoise(seconds: total, levelDbfs: -40)
         case .roomAt0dB: synth.roomNoise(seconds: total, levelDbfs: -30)
+        case .underARumble10dBLouder: synth.roomNoise(seconds: total, levelDbfs: -20)
         case .rainAt10dB: synth.rain(seconds: total + 4, levelDbfs: -40).dropFirst(2 * rate).prefix(alarm.count).map { $0 }
         case .rainAt0dB: synth.rain(seconds: total + 4, levelDbfs: -30).dropFirst(2 * rate).prefix(alarm.count).map { $0 }
         }
@@ -32,7 +35,14 @@ import Testing
 
     static func windowEnd(_ index: Int) -> Double { AnalysisGrid.windowStartSeconds(index) + AnalysisGrid.windowSeconds }
 
-    @Test(arguments: standard, Room.allCases)
+    /// Every signal in every room but one: the 520 Hz sounder under a rumble louder than itself, whose ±1 kHz
+    /// neighbourhood the rumble fills (a known limit; a 520 Hz sounder is made loud, and a door hardly dampens it, so
+    /// it is not the case a louder room makes).
+    static let heardCases = standard.flatMap { signal in
+        Room.allCases.filter { !($0 == .underARumble10dBLouder && signal.frequency < 1000) }.map { (signal, $0) }
+    }
+
+    @Test(arguments: heardCases)
     func twoCyclesAreCountedOnceHeard(signal: Signal, room: Room) throws {
         let windows = extractFeatures(Self.recording(signal, seconds: 20, room: room), sampleRate: Self.rate)
         let cycles = windows.map { $0[.alarmPatternCycles] }
