@@ -175,7 +175,7 @@ public struct NightPage {
         html += "<section aria-labelledby=\"snoring\">\n<h2 id=\"snoring\">Snoring</h2>\n"
         // This night's score (the whole night's, for a night recorded in pieces) among the other nights'.
         let night = report.pieces.count > 1 ? report.wholeNight ?? snoring : snoring
-        let among = SnoringWords.amongOthers(score: night.snoreScore, others: report.otherNights).map { "<p>\(esc(sentence($0))).</p>\n" } ?? ""
+        let among = SnoringWords.amongOthers(score: night.snoreScore, others: report.otherNightScores).map { "<p>\(esc(sentence($0))).</p>\n" } ?? ""
         guard let score = SnoringWords.score(snoring) else {
             html += "<p>No snoring bout: snore score 0.</p>\n" + among
             if let pace = SnoringWords.pace(snoring) { html += "<p>\(esc(sentence(pace))).</p>\n" }

@@ -138,8 +138,9 @@ public struct NightReport: Sendable {
     public var pieces: [Piece] = []
     /// The snorer's figures of the whole night, its pieces joined (`NightPieces.joined`); nil unless `pieces` is set.
     public var wholeNight: NightSummaryRecord?
-    /// The other nights stored, their pieces joined (`NightPieces`), for placing this night's score among them.
-    public var otherNights: [NightSummaryRecord] = []
+    /// The snore scores of the other nights stored, their pieces joined (`NightPieces`), for placing this night's among
+    /// them.
+    public var otherNightScores: [Double] = []
     /// Clips that could not be cut, and why (the page says the audio is missing, not that there was none).
     public var audioProblem: String?
 

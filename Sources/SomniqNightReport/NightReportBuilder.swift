@@ -128,7 +128,7 @@ public struct NightReportBuilder {
         report.snoring = try store.nightSummary(recordingID: id)
         report.loudestSnores = loudestSnores
         report.tags = try store.tags(recordingID: id)
-        report.otherNights = nights.filter { !$0.recordingIDs.contains(id) }.map(\.summary)
+        report.otherNightScores = nights.filter { !$0.recordingIDs.contains(id) }.map(\.summary.snoreScore)
         if let night = nights.first(where: { $0.recordingIDs.contains(id) }), night.recordingIDs.count > 1 {
             report.pieces = try night.recordingIDs.compactMap { pieceID in
                 guard let piece = try store.recording(id: pieceID), let start = piece.startUTC.flatMap(UTCTimestamp.parse) else { return nil }

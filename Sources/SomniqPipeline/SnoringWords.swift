@@ -19,12 +19,12 @@ public enum SnoringWords {
     /// "this night's score, 24, is lower than 10 of the 14 other nights stored, higher than 3 and the same as 1 (their
     /// median 32, from 12 to 58)", or "higher than all 14 other nights stored": a night's score placed among the others'
     /// (scores compared as they are shown, whole points); nil with fewer than `fewestOthers` others.
-    public static func amongOthers(score: Double, others: [NightSummaryRecord]) -> String? {
+    public static func amongOthers(score: Double, others: [Double]) -> String? {
         guard others.count >= fewestOthers else { return nil }
         let shown = score.rounded()
-        let lower = others.count { shown < $0.snoreScore.rounded() }, higher = others.count { shown > $0.snoreScore.rounded() }
+        let lower = others.count { shown < $0.rounded() }, higher = others.count { shown > $0.rounded() }
         let same = others.count - lower - higher
-        let side = TagComparison.Side(others)
+        let sorted = others.sorted()
         let counts = [("lower than", lower), ("higher than", higher), ("the same as", same)].filter { $0.1 > 0 }
         let listed: String
         if counts.count == 1 {
@@ -35,8 +35,8 @@ public enum SnoringWords {
             }
             listed = parts.dropLast().joined(separator: ", ") + " and " + parts.last!
         }
-        return "this night's score, \(Formatting.fixed(score, 0)), is \(listed) (their median \(Formatting.fixed(side.medianScore ?? 0, 0)), "
-            + "from \(Formatting.fixed(side.lowestScore ?? 0, 0)) to \(Formatting.fixed(side.highestScore ?? 0, 0)))"
+        return "this night's score, \(Formatting.fixed(score, 0)), is \(listed) (their median "
+            + "\(Formatting.fixed(TagComparison.Side.median(sorted) ?? 0, 0)), from \(Formatting.fixed(sorted[0], 0)) to \(Formatting.fixed(sorted[sorted.count - 1], 0)))"
     }
 
     /// "breathing 15 a minute (12-15) from 25 breaths between snores; 15 a minute (14-30) from 9 readings of quiet

@@ -151,7 +151,7 @@ private func night(duration: Double = 600, snores: [NightReport.Event]? = nil, e
         own.score = 24.2
         own.snoringSeconds = 60
         report.snoring = NightSummaryRecord(recordingID: 7, own)
-        report.otherNights = [58, 12, 32, 40, 23.8, 30.1].map(summary)
+        report.otherNightScores = [58, 12, 32, 40, 23.8, 30.1]
         let clock = LocalClock(timeZone: TimeZone(identifier: "UTC")!)
         var page = NightPage(report: report, clock: clock).render()
         #expect(page.contains("<p>This night&#39;s score, 24, is lower than 4 of the 6 other nights stored, higher than 1 and the same as 1 "
@@ -163,12 +163,12 @@ private func night(duration: Double = 600, snores: [NightReport.Event]? = nil, e
         page = NightPage(report: report, clock: clock).render()
         #expect(page.contains("score, 70, is higher than all 6 other nights stored (their median"))
         // Too few nights to place it among.
-        report.otherNights = Array(report.otherNights.prefix(2))
+        report.otherNightScores = Array(report.otherNightScores.prefix(2))
         #expect(!NightPage(report: report, clock: clock).render().contains("other nights stored"))
         // No snoring at all: placed all the same.
         report.pieces = []
         report.snoring = summary(0)
-        report.otherNights = [summary(0), summary(0), summary(5)]
+        report.otherNightScores = [0, 0, 5]
         page = NightPage(report: report, clock: clock).render()
         #expect(page.contains("No snoring bout: snore score 0.</p>\n<p>This night&#39;s"), "\(page)")
         #expect(page.contains("score, 0, is lower than 1 of the 3 other nights stored and the same as 2 (their median 0, from 0 to 5)"))
@@ -371,11 +371,11 @@ private func night(duration: Double = 600, snores: [NightReport.Event]? = nil, e
         let summaries = try store.nightSummaries()
         let joined = NightPieces.joined([(summaries[2]!, data.durationSeconds), (summaries[3]!, data.durationSeconds)])
         #expect(second.wholeNight == joined && joined.snores == 2 * summaries[2]!.snores)
-        #expect(second.otherNights == [summaries[1]!], "the other night: recording 1, not the night's own pieces")
+        #expect(second.otherNightScores == [summaries[1]!.snoreScore], "the other night: recording 1, not the night's own pieces")
         // Without the nights, and for a night in one piece, a report names no pieces.
         #expect(try builder.report(recordingID: 3, profile: "balanced").pieces.isEmpty)
         let first = try builder.report(recordingID: 1, profile: "balanced", nights: nights)
-        #expect(first.pieces.isEmpty && first.otherNights == [joined])
+        #expect(first.pieces.isEmpty && first.otherNightScores == [joined.snoreScore])
         // Begun the next evening: a night of its own.
         try piece(".c", evening + 86_400_000)
         #expect(try NightPieces.nights(in: store, timeZone: utc).map(\.recordingIDs).sorted { $0[0] < $1[0] } == [[1], [2, 3], [4]])
