@@ -104,7 +104,7 @@ let package = Package(
 
         .testTarget(name: "SomniqFilesTests", dependencies: ["SomniqFiles"]),
         .testTarget(name: "SomniqAudioTests", dependencies: ["SomniqAudio", "SomniqSynth"]),
-        .testTarget(name: "SomniqFeaturesTests", dependencies: ["SomniqFeatures", "SomniqSynth"]),
+        .testTarget(name: "SomniqFeaturesTests", dependencies: ["SomniqFeatures", "SomniqSynth", "CVectorMath"]),
         .testTarget(name: "SomniqSynthTests", dependencies: ["SomniqSynth"]),
         .testTarget(name: "SomniqModelTests", dependencies: ["SomniqModel", "SomniqSynth"]),
         .testTarget(name: "SomniqDetectionTests", dependencies: ["SomniqDetection", "SomniqSynth"]),

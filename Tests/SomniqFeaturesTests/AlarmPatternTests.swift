@@ -1,3 +1,4 @@
+import CVectorMath
 import Foundation
 import SomniqFeatures
 import SomniqSynth
@@ -98,5 +99,22 @@ import Testing
     /// The control for the gliding beeps above: the same beeps with a steady pitch are a temporal pattern.
     @Test func theSameBeepsWithASteadyPitchAreCounted() {
         #expect((extractFeatures(Self.temporalThreeBeeps(glideHz: 0), sampleRate: Self.rate).map { $0[.alarmPatternCycles] }.max() ?? 0) >= 2)
+    }
+
+    /// The band's strongest bin, found eight lanes at a time (`somniq_first_maximum`), is the one a plain scan finds: the first of the largest,
+    /// ties included, at every length around the lanes' width (a tone's lobe often holds two equal bins).
+    @Test func theBandMaximumIsThePlainScans() {
+        var generator = SeededGenerator(seed: 44)
+        for length in 1...40 {
+            for trial in 0..<50 {
+                // Few distinct values, so that ties are common; sometimes all equal.
+                let levels = trial % 10 == 0 ? 1 : 6
+                let values = (0..<length).map { _ in Float(Int.random(in: 0..<levels, using: &generator)) * 0.25 }
+                var plain = 0
+                for index in values.indices where values[index] > values[plain] { plain = index }
+                let found = values.withUnsafeBufferPointer { somniq_first_maximum($0.baseAddress!, length) }
+                #expect(found == plain, "\(values)")
+            }
+        }
     }
 }
