@@ -101,8 +101,9 @@ import Testing
         #expect((extractFeatures(Self.temporalThreeBeeps(glideHz: 0), sampleRate: Self.rate).map { $0[.alarmPatternCycles] }.max() ?? 0) >= 2)
     }
 
-    /// The band's strongest bin, found eight lanes at a time (`somniq_first_maximum`), is the one a plain scan finds: the first of the largest,
-    /// ties included, at every length around the lanes' width (a tone's lobe often holds two equal bins).
+    /// The band's strongest bin, found eight values a step (`somniq_first_maximum`), is the one a plain scan finds:
+    /// the first of the largest, ties included, at every length around the step's (a tone's lobe may hold two equal
+    /// bins).
     @Test func theBandMaximumIsThePlainScans() {
         var generator = SeededGenerator(seed: 44)
         for length in 1...40 {
