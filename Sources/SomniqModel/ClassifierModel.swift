@@ -110,7 +110,7 @@ public struct ClassifierModel: Codable, Equatable, Sendable {
                 + definition.paths.flatMap(\.all)
                 + (definition.backstop.map { $0.all + $0.any + $0.none } ?? [])
             features.formUnion(conditions.map(\.feature))
-            for tree in definition.score?.trees ?? [] { features.formUnion(tree.features) }
+            for tree in definition.score?.trees ?? [] { tree.collectFeatures(into: &features) }
         }
     }
 }

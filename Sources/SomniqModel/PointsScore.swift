@@ -111,9 +111,19 @@ public indirect enum ScoreTree: Codable, Equatable, Sendable {
 
     /// Every feature the tree tests.
     public var features: Set<FeatureID> {
-        switch self {
-        case .points: []
-        case .test(let feature, _, _, let below, let above): below.features.union(above.features).union([feature])
+        var features: Set<FeatureID> = []
+        collectFeatures(into: &features)
+        return features
+    }
+
+    /// Adds every feature the tree tests to `features`: one set for a whole model's trees, where a set per node (the
+    /// union of its sides') made reading which features a model needs cost as much as parsing its trees.
+    public func collectFeatures(into features: inout Set<FeatureID>) {
+        var node = self
+        while case .test(let feature, _, _, let below, let above) = node {
+            features.insert(feature)
+            below.collectFeatures(into: &features)
+            node = above
         }
     }
 

@@ -44,20 +44,26 @@ public struct ScoreTreeNotationError: Error, Equatable, Sendable, CustomStringCo
 
 /// A recursive-descent reader of the notation over its UTF-8 bytes. Nesting is bounded by
 /// `PointsScore.maximumDepth`, so no input can run the stack out.
+///
+/// A model holds thousands of trees, read by every process that analyses: the reader makes no string of a word it
+/// reads (a feature's name is found among the names' bytes, a number is read from its digits), only of one it cannot.
 private struct ScoreTreeParser {
     private let bytes: [UInt8]
     private var position = 0
 
     init(_ text: String) { bytes = Array(text.utf8) }
 
-    private static let featuresByName = Dictionary(uniqueKeysWithValues: FeatureID.allCases.map { ($0.rawValue, $0) })
+    /// The features' names as bytes, in byte order, for a binary search.
+    private static let names: [(name: [UInt8], feature: FeatureID)] = FeatureID.allCases
+        .map { (Array($0.rawValue.utf8), $0) }
+        .sorted { $0.name.lexicographicallyPrecedes($1.name) }
     private static let space = UInt8(ascii: " "), open = UInt8(ascii: "("), close = UInt8(ascii: ")")
 
     /// The whole text: points, or a test without parentheses.
     mutating func whole() throws(ScoreTreeNotationError) -> ScoreTree {
         skipSpaces()
         let tree: ScoreTree
-        if position < bytes.count, Float(word(at: position)) != nil {
+        if position < bytes.count, Self.number(bytes[word(at: position)]) != nil {
             tree = .points(try number("points"))
         } else {
             tree = try test(depth: 1)
@@ -74,14 +80,14 @@ private struct ScoreTreeParser {
         }
         let start = position
         let name = nextWord()
-        guard let feature = Self.featuresByName[name] else {
+        guard let feature = Self.feature(named: bytes[name]) else {
             position = start
-            throw failure(name.isEmpty ? "expected a feature's name" : "unknown feature \"\(name)\"")
+            throw failure(name.isEmpty ? "expected a feature's name" : "unknown feature \"\(text(name))\"")
         }
         try expect("<")
         let threshold = try number("threshold")
         var missingBelow = false
-        if word(at: position) == "or" {
+        if bytes[word(at: position)].elementsEqual("or".utf8) {
             _ = nextWord()
             try expect("missing")
             missingBelow = true
@@ -107,18 +113,21 @@ private struct ScoreTreeParser {
 
     private mutating func number(_ what: String) throws(ScoreTreeNotationError) -> Float {
         let start = position
-        let text = nextWord()
-        guard let value = Float(text), value.isFinite else {
+        let range = nextWord()
+        guard let value = Self.number(bytes[range]), value.isFinite else {
             position = start
+            let text = text(range)
             throw failure(text.isEmpty ? "expected the \(what), a number"
                           : Float(text) == nil ? "\(what) \"\(text)\" is not a number" : "\(what) must be a finite number")
         }
         return value
     }
 
-    private mutating func expect(_ token: String) throws(ScoreTreeNotationError) {
+    private mutating func expect(_ token: StaticString) throws(ScoreTreeNotationError) {
         let start = position
-        guard nextWord() == token else {
+        let range = nextWord()
+        let expected = UnsafeBufferPointer(start: token.utf8Start, count: token.utf8CodeUnitCount)
+        guard bytes[range].elementsEqual(expected) else {
             position = start
             throw failure("expected \"\(token)\"")
         }
@@ -128,22 +137,66 @@ private struct ScoreTreeParser {
         while position < bytes.count, bytes[position] == Self.space { position += 1 }
     }
 
-    /// The word starting at `start` (after spaces), without moving: the bytes up to a space or a parenthesis.
-    private func word(at start: Int) -> String {
+    /// Where the word starting at `start` (after spaces) lies, without moving: the bytes up to a space or a parenthesis.
+    private func word(at start: Int) -> Range<Int> {
         var begin = start
         while begin < bytes.count, bytes[begin] == Self.space { begin += 1 }
         var end = begin
         while end < bytes.count, bytes[end] != Self.space, bytes[end] != Self.open, bytes[end] != Self.close { end += 1 }
-        return String(decoding: bytes[begin..<end], as: UTF8.self)
+        return begin..<end
     }
 
     /// The next word, moving past it.
-    private mutating func nextWord() -> String {
-        skipSpaces()
-        let text = word(at: position)
-        position += text.utf8.count
-        return text
+    private mutating func nextWord() -> Range<Int> {
+        let range = word(at: position)
+        position = range.upperBound
+        return range
     }
+
+    private func text(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
+
+    private static func feature(named name: ArraySlice<UInt8>) -> FeatureID? {
+        var low = 0, high = names.count
+        while low < high {
+            let middle = (low + high) / 2
+            if names[middle].name.lexicographicallyPrecedes(name) { low = middle + 1 } else { high = middle }
+        }
+        return low < names.count && names[low].name.elementsEqual(name) ? names[low].feature : nil
+    }
+
+    /// The number a word writes, as `Float(String)` reads it: bit for bit the same value, `nil` where it reads none.
+    ///
+    /// What the fitter writes (`-0.084`, `1562.0`: an optional minus, digits, and at most eight decimals; fifteen
+    /// digits in all) is read here from its digits: `m / 10^e` with both exact in a `Double`, one correctly rounded
+    /// division, then rounded to a `Float`. Rounding twice gives the float the decimal rounds to, because such a
+    /// decimal never lies within 2⁻⁵¹ of its size of a point halfway between two floats without lying on it (that
+    /// distance is at least 1 / (K · 10^e) of it, K < 2²⁵ the halfway point's odd significand), where the first
+    /// rounding moves it by at most 2⁻⁵³ of its size. Any other form (an exponent, more digits) is read by
+    /// `Float(String)` itself. `ScoreTreeNotationTests.numbersAreReadAsFloatReadsThem` holds the two to the same bits.
+    static func number(_ word: ArraySlice<UInt8>) -> Float? {
+        var index = word.startIndex
+        let negative = index < word.endIndex && word[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        var mantissa: Int64 = 0, digits = 0, decimals = 0, point = false, plain = index < word.endIndex
+        while index < word.endIndex, plain {
+            let byte = word[index]
+            if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+                mantissa = mantissa &* 10 &+ Int64(byte &- UInt8(ascii: "0"))
+                digits += 1
+                if point { decimals += 1 }
+            } else if byte == UInt8(ascii: "."), !point, digits > 0, index + 1 < word.endIndex {
+                point = true
+            } else {
+                plain = false
+            }
+            index += 1
+        }
+        guard plain, digits <= 15, decimals <= 8 else { return Float(String(decoding: word, as: UTF8.self)) }
+        let magnitude = Double(mantissa) / powersOfTen[decimals]
+        return Float(negative ? -magnitude : magnitude)
+    }
+
+    private static let powersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8]
 
     /// The error, at the next word.
     private func failure(_ reason: String) -> ScoreTreeNotationError {

@@ -54,6 +54,40 @@ import Testing
         }
     }
 
+    /// A tree's numbers are read from their digits where they are as the fitter writes them: every such number, and the
+    /// forms that go to `Float(String)` instead, reads as `Float(String)` reads it, bit for bit; and where it reads none,
+    /// neither does the tree.
+    @Test func numbersAreReadAsFloatReadsThem() throws {
+        var generator = SeededGenerator(seed: 12)
+        func digits(_ count: Int) -> String { String((0..<count).map { _ in Character(String(generator.next() % 10)) }) }
+        var words: [String] = []
+        for _ in 0..<200_000 {
+            let whole = digits(1 + Int(generator.next() % 9)), decimals = Int(generator.next() % 11)
+            let sign = generator.next() % 2 == 0 ? "-" : ""
+            words.append(decimals == 0 ? sign + whole : sign + whole + "." + digits(decimals))
+        }
+        // Halfway between two floats (ties to even), the largest whole numbers a float holds, the shortest forms Swift
+        // writes, and what is not a plain decimal.
+        words += ["16777217", "16777219", "-16777217", "33554434", "33554438", "9007199254740993", "0.0", "-0.0", "0",
+                  "1562.0", "0.1891", "-6.806e-14", "1e5", "+1.5", ".5", "5.", "00012.50", "1.2.3", "-", "1.x", "inf",
+                  "nan", "0x1p3", "340282350000000000000000000000000000000", "3.4028236e38"]
+        for value in [Float.leastNormalMagnitude, .greatestFiniteMagnitude, 0.1, 1 / 3, 1e-7, 123_456.79] {
+            words.append("\(value)")
+        }
+        for word in words {
+            let read = try? ScoreTree(notation: word)
+            guard let expected = Float(word), expected.isFinite else {
+                #expect(read == nil, "\(word) is no finite number")
+                continue
+            }
+            guard case .points(let value) = read else {
+                Issue.record("\(word) not read")
+                continue
+            }
+            #expect(value.bitPattern == expected.bitPattern, "\(word): \(value) against \(expected)")
+        }
+    }
+
     /// The shipped default written in format 1 (nested objects) and in format 2 (notation) is the same model.
     @Test func bothFormatsHoldTheSameModel() throws {
         let model = try ModelBundle.load(path: defaultModelPath).classifier
