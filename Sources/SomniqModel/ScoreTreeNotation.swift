@@ -169,8 +169,8 @@ private struct ScoreTreeParser {
     /// What the fitter writes (`-0.084`, `1562.0`: an optional minus, digits, and at most eight decimals; fifteen
     /// digits in all) is read here from its digits: `m / 10^e` with both exact in a `Double`, one correctly rounded
     /// division, then rounded to a `Float`. Rounding twice gives the float the decimal rounds to, because such a
-    /// decimal never lies within 2⁻⁵¹ of its size of a point halfway between two floats without lying on it (that
-    /// distance is at least 1 / (K · 10^e) of it, K < 2²⁵ the halfway point's odd significand), where the first
+    /// decimal never lies within 2⁻⁵² of its size of a point halfway between two floats without lying on it (that
+    /// distance is at least 1 / (K · 10^e) of it, K < 2²⁵ the halfway point's odd significand, e ≤ 8), where the first
     /// rounding moves it by at most 2⁻⁵³ of its size. Any other form (an exponent, more digits) is read by
     /// `Float(String)` itself. `ScoreTreeNotationTests.numbersAreReadAsFloatReadsThem` holds the two to the same bits.
     static func number(_ word: ArraySlice<UInt8>) -> Float? {
