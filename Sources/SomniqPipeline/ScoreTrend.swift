@@ -2,8 +2,12 @@ import Foundation
 
 /// Whether the snore score went up or down over the nights, and how fast: Kendall's rank correlation (tau-b) of each
 /// night's score with its date, two-sided, and the Theil-Sen slope (the median of the slopes between every two
-/// nights), in points a week. Neither assumes anything of the scores' distribution, and one odd night moves neither
-/// much.
+/// nights of different dates), in points a week. Neither assumes anything of the scores' distribution, and one odd
+/// night moves neither much.
+///
+/// A night's date is the report's (`Formatting.nightDate`: noon to noon, local time), not the minute it began: two
+/// recordings of one night (two recorders, two sleepers) tie in time rather than make a slope of thousands of points a
+/// week between two starts a minute apart, and nights begun at 23:00 and at 01:00 are a day apart.
 ///
 /// The p-value is computed as scipy's `kendalltau` computes it: exactly from the distribution of the number of
 /// discordant pairs when no two scores tie and there are at most 33 nights (or all pairs but one agree), otherwise
@@ -27,12 +31,13 @@ public struct ScoreTrend: Equatable, Sendable {
     /// Up to this many nights without tied scores, the p-value is exact (scipy's limit).
     public static let exactLimit = 33
 
-    /// `nil` with fewer than `minimumNights` nights, or when every night scores the same.
-    public init?(nights: [(startMilliseconds: Int64, score: Double)]) {
+    /// `nil` with fewer than `minimumNights` nights, when every night scores the same, or when all are of one date.
+    /// - Parameter timeZone: where the nights are dated.
+    public init?(nights: [(startMilliseconds: Int64, score: Double)], timeZone: TimeZone = .current) {
         let sorted = nights.sorted { $0.startMilliseconds < $1.startMilliseconds }
         let n = sorted.count
         guard n >= Self.minimumNights else { return nil }
-        let days = sorted.map { Double($0.startMilliseconds - sorted[0].startMilliseconds) / 86_400_000 }
+        let days = sorted.map { Double(Self.nightDay($0.startMilliseconds, timeZone: timeZone)) }
         let scores = sorted.map(\.score)
         var concordant = 0, discordant = 0
         var slopes: [Double] = []
@@ -70,6 +75,15 @@ public struct ScoreTrend: Equatable, Sendable {
             // The most extreme order: every pair of distinct days and distinct scores agreeing.
             smallestP = twoSided(concordant + discordant)
         }
+    }
+
+    /// The night a recording begun at `milliseconds` belongs to, as days since 1970-01-01: the day of
+    /// `Formatting.nightDate` (the local date twelve hours before).
+    static func nightDay(_ milliseconds: Int64, timeZone: TimeZone) -> Int64 {
+        let noonBefore = milliseconds - 12 * 3_600_000
+        let offset = Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(noonBefore) / 1000))) * 1000
+        let local = noonBefore + offset
+        return local >= 0 ? local / 86_400_000 : (local - 86_399_999) / 86_400_000
     }
 
     /// Tied pairs in `values`, and the two sums of the tie groups' sizes scipy's variance takes (`t(t-1)(t-2)`,

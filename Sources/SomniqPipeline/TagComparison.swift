@@ -148,7 +148,7 @@ public struct TagComparison: Equatable, Sendable {
         self.recordings = kept.map(\.recordingIDs.count).reduce(0, +)
         overTime = ScoreTrend(nights: kept.compactMap { night in
             starts[night.summary.recordingID].map { (startMilliseconds: $0, score: night.summary.snoreScore) }
-        })
+        }, timeZone: timeZone)
         let tags = Set(kept.flatMap(\.tags)).subtracting(onlyWith).sorted()
         rows = tags.map { tag in
             let with = kept.filter { $0.tags.contains(tag) }, without = kept.filter { !$0.tags.contains(tag) }

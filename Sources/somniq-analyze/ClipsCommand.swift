@@ -12,10 +12,13 @@ struct ClipsCommand: ParsableCommand {
         abstract: "Cut the audio of each episode or alert out of its recording, into WAV files named by time and class, with an index.csv.",
         discussion: "The recordings are read where the database says they are; each excerpt is reached by seeking, not by decoding the night.")
 
+    @Argument(help: ArgumentHelp("Recordings, by id, path, or night (2026-11-21: begun from noon that day to noon the next, local time; last: the latest night), as report and tag take them. Default: every analysed recording in --db.", valueName: "id|path|night"))
+    var recordings: [String] = []
+
     @Option(help: ArgumentHelp("SQLite database to read.", valueName: "path"))
     var db = AnalysisStore.defaultPath
 
-    @Option(help: ArgumentHelp("Recording, by id, path, or night (2026-11-21, last; repeatable); default: every analysed recording.", valueName: "id|path|night"))
+    @Option(help: ArgumentHelp("Recording to cut from, as the arguments name them (repeatable).", valueName: "id|path|night"))
     var recording: [String] = []
 
     @Option(help: ArgumentHelp("Profile whose episodes or alerts to cut.", valueName: "name"))
@@ -47,6 +50,10 @@ struct ClipsCommand: ParsableCommand {
         let store = try StoreOpening.open(db, existing: true)
         try RecordingSelection.checkProfile(profile, store: store, db: db)
         try RecordingSelection.checkClass(soundClass, store: store, db: db)
+        // Named before the folder is made: a recording misnamed leaves no empty folder behind.
+        let ids = try RecordingSelection.resolve(recording + recordings, store: store, db: db, hint: { word in
+            What(rawValue: word).map { "'\($0.rawValue)' is what to cut, not a recording: --what \($0.rawValue)" }
+        })
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: output, isDirectory: &isFolder), !isFolder.boolValue {
             Terminal.error("\(output): error: a file, not a folder: clips go into a folder; choose another --output")
@@ -87,7 +94,7 @@ struct ClipsCommand: ParsableCommand {
         let cutter = ClipCutter(margin: margin)
         var written: [(recording: String, clip: ClipCutter.Clip)] = []
         var failures = 0
-        for id in try RecordingSelection.resolve(recording, store: store, db: db) {
+        for id in ids {
             guard let record = try store.recording(id: id) else { continue }
             let excerpts: [ClipCutter.Excerpt]
             switch what {

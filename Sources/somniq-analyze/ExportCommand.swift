@@ -21,10 +21,13 @@ struct ExportCommand: ParsableCommand {
             loudness, snores an hour, breathing pace, episodes by tier under --profile (default balanced) and tags.
             """)
 
+    @Argument(help: ArgumentHelp("Recordings, by id, path, or night (2026-11-21: begun from noon that day to noon the next, local time; last: the latest night), as report and tag take them. Default: every analysed recording in --db.", valueName: "id|path|night"))
+    var recordings: [String] = []
+
     @Option(help: ArgumentHelp("SQLite database to read.", valueName: "path"))
     var db = AnalysisStore.defaultPath
 
-    @Option(help: ArgumentHelp("Recording to export, by id, path, or night (2026-11-21, last; repeatable); default: every analysed recording.", valueName: "id|path|night"))
+    @Option(help: ArgumentHelp("Recording to export, as the arguments name them (repeatable).", valueName: "id|path|night"))
     var recording: [String] = []
 
     @Option(help: ArgumentHelp("Only this profile's alerts or episodes.", valueName: "name"))
@@ -49,7 +52,9 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
         let zone = try TimeZoneOption.zone(timezone) ?? .current
         let store = try StoreOpening.open(db, existing: true)
-        let ids = try RecordingSelection.resolve(recording, store: store, db: db, timeZone: zone)
+        let ids = try RecordingSelection.resolve(recording + recordings, store: store, db: db, timeZone: zone, hint: { word in
+            Exporter.What(rawValue: word).map { "'\($0.rawValue)' is what to export, not a recording: --what \($0.rawValue)" }
+        })
         try RecordingSelection.checkProfile(profile, store: store, db: db)
         // Audacity labels and DCASE tables have no profile column: rows of several profiles would look duplicated.
         if profile == nil, [.audacity, .dcase].contains(format), [.episodes, .alerts].contains(what) {
@@ -132,8 +137,10 @@ enum RecordingSelection {
     }
 
     /// The recordings `arguments` name (every complete one when there are none): each an id, a path, or a night as the
-    /// report dates it in `timeZone` (`2026-11-21`, `last`; `NightChoice`), in the order named, each once.
-    static func resolve(_ arguments: [String], store: AnalysisStore, db: String, timeZone: TimeZone = .current) throws -> [Int64] {
+    /// report dates it in `timeZone` (`2026-11-21`, `last`; `NightChoice`), in the order named, each once. `hint` says
+    /// what a word that names no recording may have been meant as (`export episodes` for `export --what episodes`).
+    static func resolve(_ arguments: [String], store: AnalysisStore, db: String, timeZone: TimeZone = .current,
+                        hint: (String) -> String? = { _ in nil }) throws -> [Int64] {
         if arguments.isEmpty {
             return try store.recordings().filter { $0.status == "complete" }.map(\.id)
         }
@@ -151,6 +158,8 @@ enum RecordingSelection {
                 }
                 named = NightChoice.recordings(of: argument, among: nights, clock: clock)
                 if named.isEmpty { throw ValidationError("\(NightChoice.noneFound(argument, among: nights, clock: clock)) in \(db)") }
+            } else if let hint = hint(argument) {
+                throw ValidationError("no analysed recording '\(Formatting.printable(argument))' in \(db); \(hint)")
             } else {
                 throw ValidationError("no analysed recording '\(Formatting.printable(argument))' in \(db) (give an id, a path, a night's "
                                       + "date such as 2026-11-21, or last); list them with 'somniq-analyze recordings --db \(db)'")

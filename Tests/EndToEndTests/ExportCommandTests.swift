@@ -274,6 +274,31 @@ enum AnalysedNight {
         #expect(try CommandRunner.run(["export", "--db", db, "--what", "nights", "--format", "dcase"]).status == 64)
     }
 
+    /// Found as a new user would: `report last` and `tag 1` take their recordings as arguments, but `export last`
+    /// and `export episodes` were both "Unexpected argument". Export (and clips) now take recordings as arguments too,
+    /// the same as `--recording`, and a word that names what to export is pointed to `--what`.
+    @Test func recordingsAreArgumentsAsReportTakesThem() throws {
+        let named = try export(["last", "--format", "csv"])
+        #expect(named.stdout == (try export(["--recording", "last", "--format", "csv"])).stdout)
+        #expect(named.stdout == (try export(["1", "--format", "csv"])).stdout)
+        #expect(named.stdout.split(whereSeparator: \.isNewline).count > 2, "a header and rows (RFC 4180: CRLF): \(named.stdout)")
+        let what = try CommandRunner.run(["export", "--db", db, "episodes", "--format", "csv"])
+        #expect(what.status == 64 && what.stderr.contains("'episodes' is what to export, not a recording: --what episodes"),
+                "\(what.stderr)")
+        let unknown = try CommandRunner.run(["export", "--db", db, "nosuch", "--format", "csv"])
+        #expect(unknown.status == 64 && unknown.stderr.contains("no analysed recording 'nosuch'") && unknown.stderr.contains("recordings --db"),
+                "\(unknown.stderr)")
+        // Clips: the same, and a misnamed recording leaves no empty folder behind.
+        let folder = NSTemporaryDirectory() + "somniq-clips-args-\(ProcessInfo.processInfo.processIdentifier)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let alerts = try CommandRunner.run(["clips", "--db", db, "alerts", "--output", folder])
+        #expect(alerts.status == 64 && alerts.stderr.contains("'alerts' is what to cut, not a recording: --what alerts"), "\(alerts.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder))
+        let cut = try CommandRunner.run(["clips", "--db", db, "last", "--class", "gasp", "--output", folder])
+        #expect(cut.status == 0 && cut.stderr.contains("wrote "), "\(cut.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder + "/index.csv"))
+    }
+
     /// Found as a new user would: `--timezone utc` and `europe/berlin` were refused (tz names are case-sensitive, and
     /// the message itself suggested "UTC"), and a city alone was told only to use a tz database name.
     @Test func aTimeZoneIsReadWhateverItsCaseAndACityIsPointedToItsName() throws {
