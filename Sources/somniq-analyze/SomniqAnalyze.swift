@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SomniqFiles
 import SomniqModel
+import SomniqPipeline
 
 @main
 struct SomniqAnalyze: ParsableCommand {
@@ -56,6 +57,10 @@ struct SomniqAnalyze: ParsableCommand {
         }
         StoreOpening.closeAll()
         guard let failure else { return }
+        if running == nil, let hint = commandForgotten(arguments) {
+            FileHandle.standardError.write(Data("Error: \(hint)\n".utf8))
+            Foundation.exit(ExitCode.validationFailure.rawValue)
+        }
         if let running, let mistake = failure as? ValidationError {
             // An argument found wrong while running (a recording or class the database does not hold): its message says
             // what to do, and the usage line ArgumentParser would add is the root's, not the command's.
@@ -63,5 +68,16 @@ struct SomniqAnalyze: ParsableCommand {
             Foundation.exit(ExitCode.validationFailure.rawValue)
         }
         exit(withError: failure)
+    }
+
+    /// Where the arguments begin with a recording or folder rather than a command (`somniq-analyze night.wav`, a new
+    /// user's first try), the command that analyses them; ArgumentParser alone says "Unexpected argument".
+    static func commandForgotten(_ arguments: [String]) -> String? {
+        guard let first = arguments.first, !first.hasPrefix("-"), first != "help",
+              !configuration.subcommands.contains(where: { $0.configuration.commandName == first }),
+              FileManager.default.fileExists(atPath: first) else { return nil }
+        let command = (["somniq-analyze", "analyze"] + arguments.map(Formatting.shellQuoted)).joined(separator: " ")
+        return "'\(Formatting.printable(first))' is a file or folder, not a command; to analyse it: \(command)\n"
+            + "See 'somniq-analyze --help' for every command."
     }
 }

@@ -81,6 +81,17 @@ let sampleNight = CommandRunner.root + "/fixtures/sample-night/sleep_recording_1
     /// A database that is not there is named with what the user likely meant: the default is looked for in the working
     /// directory (so a command run from elsewhere is told to name it), a path given is shown beside the databases its
     /// folder holds, and `compare` of a file is told it needs no database at all. Nothing is created.
+    /// A new user's first try, the recording without the command: ArgumentParser said only "Unexpected argument".
+    @Test func aRecordingWithoutTheCommandIsShownTheCommand() throws {
+        let result = try CommandRunner.run([sampleNight, "--profile", "all"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("is a file or folder, not a command; to analyse it: somniq-analyze analyze \(sampleNight) --profile all"),
+                "\(result.stderr)")
+        // A word that is no file stays ArgumentParser's own error.
+        let typo = try CommandRunner.run(["reprot"])
+        #expect(typo.status == 64 && !typo.stderr.contains("not a command") && typo.stderr.contains("reprot"), "\(typo.stderr)")
+    }
+
     @Test func aMissingDatabaseSaysWhereToLook() throws {
         try Data().write(to: URL(fileURLWithPath: scratch.file("study.sqlite")))
         let named = try CommandRunner.run(["recordings", "--db", scratch.file("studdy.sqlite")])
