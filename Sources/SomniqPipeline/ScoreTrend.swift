@@ -7,7 +7,7 @@ import Foundation
 ///
 /// A night's date is the report's (`Formatting.nightDate`: noon to noon, local time), not the minute it began: two
 /// recordings of one night (two recorders, two sleepers) tie in time rather than make a slope of thousands of points a
-/// week between two starts a minute apart, and nights begun at 23:00 and at 01:00 are a day apart.
+/// week between two starts a minute apart, and a night begun at 01:00 counts to the evening before.
 ///
 /// The p-value is computed as scipy's `kendalltau` computes it: exactly from the distribution of the number of
 /// discordant pairs when no two scores tie and there are at most 33 nights (or all pairs but one agree), otherwise
