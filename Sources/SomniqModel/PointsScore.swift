@@ -109,13 +109,6 @@ public indirect enum ScoreTree: Codable, Equatable, Sendable {
         }
     }
 
-    /// Every feature the tree tests.
-    public var features: Set<FeatureID> {
-        var features: Set<FeatureID> = []
-        collectFeatures(into: &features)
-        return features
-    }
-
     /// Adds every feature the tree tests to `features`: one set for a whole model's trees, where a set per node (the
     /// union of its sides') made reading which features a model needs cost as much as parsing its trees.
     public func collectFeatures(into features: inout Set<FeatureID>) {
