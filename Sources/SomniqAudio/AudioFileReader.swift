@@ -408,17 +408,16 @@ public final class AudioFileReader {
     }
 
     /// The recording time the file's own metadata states (broadcast-WAV origination, an iXML origination, or a date
-    /// string), if any.
-    /// Times without a zone are read as UTC.
-    public var metadataStartDate: Date? {
+    /// string), if any. A time without a zone is read in `timeZone`: a recorder's clock shows local time.
+    public func metadataStartDate(timeZone: TimeZone = .current) -> Date? {
         var buffer = [CChar](repeating: 0, count: 32)
         if somniq_sf_broadcast_origination(handle, &buffer, Int32(buffer.count)) == 1 {
             let text = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-            if let date = RecordingStartTime.parseMetadataDate(text) { return date }
+            if let date = RecordingStartTime.parseMetadataDate(text, timeZone: timeZone) { return date }
         }
-        if let date = WAVChunks.iXMLOriginationDate(path: path) { return date }
+        if let date = WAVChunks.iXMLOriginationDate(path: path, timeZone: timeZone) { return date }
         if let pointer = sf_get_string(handle, Int32(SF_STR_DATE)) {
-            return RecordingStartTime.parseMetadataDate(String(cString: pointer))
+            return RecordingStartTime.parseMetadataDate(String(cString: pointer), timeZone: timeZone)
         }
         return nil
     }

@@ -130,7 +130,8 @@ public final class AudioFileWriter {
         sf_write_sync(handle)
     }
 
-    /// Stores a broadcast-WAV origination date and time ("yyyy-mm-dd", "hh:mm:ss", UTC) before any audio is written.
+    /// Stores the recording's date (libsndfile's date string: a WAV's INFO `ICRD`) before any audio is written; give it
+    /// a zone (`2026-11-21T23:00:00Z`), as a date without one is read as the local time of whoever analyses it.
     public func setDateString(_ iso: String) {
         sf_set_string(handle, Int32(SF_STR_DATE), iso)
     }

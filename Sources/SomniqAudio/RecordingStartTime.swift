@@ -10,6 +10,9 @@ public struct RecordingStartTime: Equatable, Sendable {
         case fileName = "file-name"
         /// Broadcast-WAV origination or a date string in the file.
         case metadata
+        /// A date and time in the file name as recorders and phone apps write them (`20261130_231405`,
+        /// `2026-11-30 23.14.05`), read as the local time of the recording's time zone unless it ends in `Z`.
+        case localFileName = "file-name-local"
         /// The file's modification time minus its duration: when a recorder closes the file at the end.
         case modificationTime = "modification-time"
     }
@@ -22,11 +25,14 @@ public struct RecordingStartTime: Equatable, Sendable {
         self.source = source
     }
 
-    /// Chooses the start time by the documented order: explicit, file name, metadata, modification time.
-    public static func resolve(explicit: Date?, path: String, metadataDate: Date?, durationSeconds: Double) -> RecordingStartTime {
+    /// Chooses the start time by the documented order: explicit, the app's file name, metadata, a date and time in the
+    /// file name (read in `timeZone`), modification time.
+    public static func resolve(explicit: Date?, path: String, metadataDate: Date?, durationSeconds: Double,
+                               timeZone: TimeZone = .current) -> RecordingStartTime {
         if let explicit { return .init(date: explicit, source: .explicit) }
         if let date = dateFromFileName(path) { return .init(date: date, source: .fileName) }
         if let metadataDate { return .init(date: metadataDate, source: .metadata) }
+        if let date = localDateFromFileName(path, timeZone: timeZone) { return .init(date: date, source: .localFileName) }
         let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
             ?? Date(timeIntervalSince1970: 0)
         // Whole milliseconds, so that a timestamp written to the database reads back the same.
@@ -47,11 +53,50 @@ public struct RecordingStartTime: Equatable, Sendable {
         return Date(timeIntervalSince1970: seconds)
     }
 
-    /// Parses "yyyy-mm-ddThh:mm:ss" with an optional zone or fraction; a time without zone is UTC.
-    public static func parseMetadataDate(_ text: String) -> Date? {
+    /// A date and time in a file name, year first as recorders, phone apps and cameras write them: `20261130_231405`,
+    /// `2026-11-30 23.14.05`, `2026-11-30_23-14`, `Recording 2026-11-30 at 23.14.05`, `live-20261130T231405Z`. Read as
+    /// the local time of `timeZone` (a recorder's clock shows local time), or as UTC where the time ends in `Z`; a date
+    /// without a time of day, a date or time that does not exist, or digits run on into more digits give `nil`.
+    /// A local time that a change of clocks skips is read with the offset before it (02:30 as 03:30), one it repeats
+    /// as its first occurrence.
+    public static func localDateFromFileName(_ path: String, timeZone: TimeZone) -> Date? {
+        let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        guard let match = stem.firstMatch(of: fileNameDate) else { return nil }
+        let clock = match.output.5.compactMap(\.wholeNumberValue)
+        // Four digits with nothing between them are as likely a take's number as a time (`2026-11-30_0001`), unless
+        // an ISO 8601 `T` says they are a time.
+        guard clock.count == 6 || match.output.5.count > 4 || match.output.4 == "T" else { return nil }
+        let (year, month, day) = (Int(match.output.1)!, Int(match.output.2)!, Int(match.output.3)!)
+        let (hour, minute) = (clock[0] * 10 + clock[1], clock[2] * 10 + clock[3])
+        let second = clock.count == 6 ? clock[4] * 10 + clock[5] : 0
+        let text = String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", year, month, day, hour, minute, second)
+        guard problem(withISO8601: text) == nil else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = match.output.6 == nil ? timeZone : TimeZone(identifier: "UTC")!
+        return calendar.date(from: DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second))
+    }
+
+    /// Not after a digit: a year (19xx or 20xx), month and day, each apart by one of `-_.` or by nothing; then one of
+    /// ` _T-`, " at " or nothing; then the time of day: hour and minute, and seconds if given, each pair apart by one
+    /// of `-_.:` or by nothing (`h` and `m` too: `23h14m05`); then `Z` for UTC, or nothing; and no digit after.
+    private static var fileNameDate: Regex<(Substring, Substring, Substring, Substring, Substring?, Substring, Substring?)> {
+        #/(?:^|[^0-9])((?:19|20)[0-9]{2})[-_.]?([0-9]{2})[-_.]?([0-9]{2})([ _T-]|[ _]at[ _])?([0-9]{2}[-_.:h]?[0-9]{2}(?:[-_.:m]?[0-9]{2})?)(Z)?(?![0-9])/#
+    }
+
+    /// Parses "yyyy-mm-ddThh:mm:ss" with an optional zone or fraction; a time without a zone is read in `timeZone`, as
+    /// a recorder writes its clock's local time.
+    public static func parseMetadataDate(_ text: String, timeZone: TimeZone = .current) -> Date? {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: " ", with: "T")
         guard !trimmed.isEmpty else { return nil }
-        return parseISO8601(trimmed) ?? parseISO8601(trimmed + "Z")
+        if let zoned = parseISO8601(trimmed) { return zoned }
+        guard let asUTC = parseISO8601(trimmed + "Z") else { return nil }
+        // The same wall-clock reading in `timeZone`: the calendar's components of the UTC reading, placed in the zone.
+        var utc = Calendar(identifier: .gregorian)
+        utc.timeZone = TimeZone(identifier: "UTC")!
+        var local = Calendar(identifier: .gregorian)
+        local.timeZone = timeZone
+        let parts = utc.dateComponents([.year, .month, .day, .hour, .minute, .second, .nanosecond], from: asUTC)
+        return local.date(from: parts)
     }
 
     /// Parses an ISO-8601 date-time with zone, with or without fractional seconds; `nil` for an impossible one

@@ -33,9 +33,9 @@ enum WAVChunks {
         return nil
     }
 
-    /// The time a recording began as its iXML gives it (`BWF_ORIGINATION_DATE` and `BWF_ORIGINATION_TIME`, read as
-    /// UTC, as the broadcast date is), or `nil`.
-    static func iXMLOriginationDate(path: String) -> Date? {
+    /// The time a recording began as its iXML gives it (`BWF_ORIGINATION_DATE` and `BWF_ORIGINATION_TIME`, the
+    /// recorder's clock, read in `timeZone` as the broadcast date is), or `nil`.
+    static func iXMLOriginationDate(path: String, timeZone: TimeZone) -> Date? {
         guard let body = body(of: "iXML", path: path) else { return nil }
         let xml = String(decoding: body, as: UTF8.self)
         func element(_ name: String) -> String? {
@@ -46,6 +46,6 @@ enum WAVChunks {
         guard let date = element("BWF_ORIGINATION_DATE"), let time = element("BWF_ORIGINATION_TIME") else { return nil }
         // BWF writes the date as yyyy-mm-dd (some recorders yyyy:mm:dd) and the time as hh:mm:ss (or hh-mm-ss).
         let day = date.replacingOccurrences(of: ":", with: "-"), clock = time.replacingOccurrences(of: "-", with: ":")
-        return RecordingStartTime.parseMetadataDate(day + "T" + clock)
+        return RecordingStartTime.parseMetadataDate(day + "T" + clock, timeZone: timeZone)
     }
 }

@@ -14,14 +14,18 @@ public struct RecordingAnalyzer: Sendable {
     /// analysed as far as it goes (`RecordingData.declaredFrameCount` then says what was promised) rather than
     /// refused as truncated.
     public var acceptsCutShort: Bool
+    /// The time zone of a start time given without one: a date and time in the file name, or a recorder's own chunk
+    /// (`RecordingStartTime`).
+    public var timeZone: TimeZone
     /// Whether the model reads the spectrum's shape band by band (`FeatureID.bandShapes`); an analysis that keeps no
     /// whole feature rows leaves those features unmeasured when it does not.
     private let modelReadsBandShapes: Bool
 
-    public init(bundle: ModelBundle, acceptsCutShort: Bool = true) {
+    public init(bundle: ModelBundle, acceptsCutShort: Bool = true, timeZone: TimeZone = .current) {
         self.bundle = bundle
         classifier = Classifier(model: bundle.classifier)
         self.acceptsCutShort = acceptsCutShort
+        self.timeZone = timeZone
         modelReadsBandShapes = !bundle.classifier.readFeatures.isDisjoint(with: FeatureID.bandShapes)
     }
 
@@ -49,8 +53,8 @@ public struct RecordingAnalyzer: Sendable {
         let reader = try AudioFileReader(path: absolutePath, acceptCutShort: acceptsCutShort)
         var format = reader.format
         let start = RecordingStartTime.resolve(explicit: explicitStart, path: absolutePath,
-                                               metadataDate: reader.metadataStartDate,
-                                               durationSeconds: format.durationSeconds)
+                                               metadataDate: reader.metadataStartDate(timeZone: timeZone),
+                                               durationSeconds: format.durationSeconds, timeZone: timeZone)
         let expectedWindows = AnalysisGrid(sampleRate: format.sampleRate).windowCount(frameCount: format.frameCount)
         var accumulator = WindowAccumulator(analyzer: self, sampleRate: format.sampleRate, expectedWindows: expectedWindows,
                                             keeping: keeping, scoresAside: true)

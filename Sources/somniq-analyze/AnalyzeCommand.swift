@@ -55,9 +55,15 @@ struct AnalyzeCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp(
         "Recording start time (ISO 8601 with zone, e.g. 2026-11-21T23:14:05Z); one recording only.",
-        discussion: "Otherwise taken from a sleep_recording_<unix-seconds> file name, the file's metadata, or its modification time minus its duration.",
+        discussion: "Otherwise taken from a sleep_recording_<unix-seconds> file name, the file's metadata, a date and time in the file name (20261130_231405, 2026-11-30 23.14.05), or its modification time minus its duration.",
         valueName: "iso8601"))
     var start: String?
+
+    @Option(help: ArgumentHelp(
+        "Time zone of start times given without one, a tz database name in any letter case (default: the system's, $TZ).",
+        discussion: "A date and time in a file name and a recorder's own date chunk are its clock's local time: they are read in this zone. Recordings already analysed keep their start (--reanalyze to read it again).",
+        valueName: "zone"))
+    var timezone: String?
 
     @Option(help: "Recordings analysed at once (default: the number of cores).")
     var jobs = ProcessInfo.processInfo.activeProcessorCount
@@ -87,6 +93,7 @@ struct AnalyzeCommand: ParsableCommand {
             throw ValidationError("--start \(start): \(problem)")
         }
         if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        _ = try TimeZoneOption.zone(timezone)
         try TagCommand.validate(tags, option: "--tag")
         if inputs.isEmpty && manifest == nil { throw ValidationError("give audio files or folders, or --manifest FILE") }
         if let shardCount, shardCount < 1 { throw ValidationError("--shard-count must be at least 1") }
@@ -148,7 +155,8 @@ struct AnalyzeCommand: ParsableCommand {
 
         let store = try StoreOpening.open(db, adoptForeign: adoptDatabase)
         if !tags.isEmpty { TagCommand.warnOfNearTwins(tags, inUse: try store.tagsInUse()) }
-        let batch = BatchAnalyzer(analyzer: RecordingAnalyzer(bundle: bundle, acceptsCutShort: !strict), store: store,
+        let zone = try TimeZoneOption.zone(timezone) ?? .current
+        let batch = BatchAnalyzer(analyzer: RecordingAnalyzer(bundle: bundle, acceptsCutShort: !strict, timeZone: zone), store: store,
                                   profiles: profiles, jobs: jobs,
                                   reanalyze: reanalyze, explicitStart: start.flatMap(RecordingStartTime.parseISO8601),
                                   startsByPath: starts)

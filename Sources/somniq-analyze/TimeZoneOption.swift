@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 
-/// `--timezone NAME` of `report` and `export`: a tz database name, its letter case forgiven (`europe/berlin`, `utc`:
+/// `--timezone NAME` of `analyze`, `report` and `export`: a tz database name, its letter case forgiven (`europe/berlin`, `utc`:
 /// the names differ in more than case, so at most one matches). A city alone (`Berlin`, `new york`) is refused with
 /// the names it could mean.
 enum TimeZoneOption {

@@ -121,6 +121,31 @@ let sampleNight = CommandRunner.root + "/fixtures/sample-night/sleep_recording_1
         #expect(try queue.read { try String.fetchOne($0, sql: "SELECT start_utc || ' ' || start_source FROM recordings") }
             == "2026-01-02T03:04:05.000Z explicit")
     }
+
+    /// A night copied off a phone has a fresh modification time, but its name still says when it was recorded, in the
+    /// recorder's local time: `--timezone` says whose.
+    @Test func theDateInARecordersFileNameIsReadInTheGivenZone() throws {
+        let night = scratch.file("Recording_20261130_231405.caf")
+        try FileManager.default.copyItem(atPath: sampleNight, toPath: night)
+        let db = scratch.file("named.sqlite")
+        let result = try CommandRunner.run(["analyze", night, "--db", db, "--timezone", "europe/berlin"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("start 2026-11-30T22:14:05.000Z (from file-name-local)"))
+        let queue = try DatabaseQueue(path: db)
+        #expect(try queue.read { try String.fetchOne($0, sql: "SELECT start_utc || ' ' || start_source FROM recordings") }
+            == "2026-11-30T22:14:05.000Z file-name-local")
+
+        let other = try CommandRunner.run(["analyze", night, "--db", scratch.file("tokyo.sqlite"), "--quiet"],
+                                          environment: ["TZ": "Asia/Tokyo"])
+        #expect(other.status == 0)
+        #expect(try DatabaseQueue(path: scratch.file("tokyo.sqlite")).read {
+            try String.fetchOne($0, sql: "SELECT start_utc FROM recordings") } == "2026-11-30T14:14:05.000Z", "without --timezone, $TZ")
+
+        let city = try CommandRunner.run(["analyze", night, "--db", scratch.file("city.sqlite"), "--timezone", "Berlin"])
+        #expect(city.status == 64)
+        #expect(city.stderr.contains("did you mean Europe/Berlin?"))
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("city.sqlite")), "a usage error writes nothing")
+    }
 }
 
 @Suite struct ClassifyAndListingTests {

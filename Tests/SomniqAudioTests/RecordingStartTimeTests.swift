@@ -35,11 +35,77 @@ import Testing
             == .init(date: Date(timeIntervalSince1970: 4989.75), source: .modificationTime))
     }
 
-    @Test func readsMetadataDatesAsUTC() {
-        #expect(RecordingStartTime.parseMetadataDate("2026-11-21T23:00:00") == Date(timeIntervalSince1970: 1_795_302_000))
-        #expect(RecordingStartTime.parseMetadataDate("2026-11-21 23:00:00") == Date(timeIntervalSince1970: 1_795_302_000))
-        #expect(RecordingStartTime.parseMetadataDate("2026-11-22T00:00:00+01:00") == Date(timeIntervalSince1970: 1_795_302_000))
+    /// A date without a zone is the recorder's clock: read in the zone given; one with a zone is that moment anywhere.
+    @Test func readsMetadataDatesInTheGivenZone() {
+        let (utc, berlin) = (TimeZone(identifier: "UTC")!, TimeZone(identifier: "Europe/Berlin")!)
+        #expect(RecordingStartTime.parseMetadataDate("2026-11-21T23:00:00", timeZone: utc) == Date(timeIntervalSince1970: 1_795_302_000))
+        #expect(RecordingStartTime.parseMetadataDate("2026-11-21 23:00:00", timeZone: utc) == Date(timeIntervalSince1970: 1_795_302_000))
+        #expect(RecordingStartTime.parseMetadataDate("2026-11-22T00:00:00", timeZone: berlin) == Date(timeIntervalSince1970: 1_795_302_000))
+        #expect(RecordingStartTime.parseMetadataDate("2026-07-22T01:00:00", timeZone: berlin)
+            == RecordingStartTime.parseISO8601("2026-07-21T23:00:00Z"), "summer time, two hours ahead")
+        #expect(RecordingStartTime.parseMetadataDate("2026-11-21T23:00:00.500", timeZone: berlin)
+            == Date(timeIntervalSince1970: 1_795_298_400.5), "the fraction kept")
+        for zone in [utc, berlin] {
+            #expect(RecordingStartTime.parseMetadataDate("2026-11-22T00:00:00+01:00", timeZone: zone) == Date(timeIntervalSince1970: 1_795_302_000))
+            #expect(RecordingStartTime.parseMetadataDate("2026-11-21T23:00:00Z", timeZone: zone) == Date(timeIntervalSince1970: 1_795_302_000))
+        }
         #expect(RecordingStartTime.parseMetadataDate("last tuesday") == nil)
+        #expect(RecordingStartTime.parseMetadataDate("2026-02-30T23:00:00", timeZone: berlin) == nil)
+    }
+
+    /// The names recorders, phone apps and this tool's `follow` give their files, read as the local time they show.
+    @Test(arguments: [
+        ("20261130_231405.wav", "2026-11-30T23:14:05+01:00"),                  // Android's recorders, many apps
+        ("Recording_20261130_231405.mp3", "2026-11-30T23:14:05+01:00"),
+        ("2026-11-30 23.14.05.m4a", "2026-11-30T23:14:05+01:00"),
+        ("Voice Memo 2026-11-30 23.14.flac", "2026-11-30T23:14:00+01:00"),      // no seconds
+        ("Recording 2026-11-30 at 23.14.05.wav", "2026-11-30T23:14:05+01:00"),
+        ("night_2026-11-30_23-14-05_take2.wav", "2026-11-30T23:14:05+01:00"),
+        ("2026.11.30-23h14m05.ogg", "2026-11-30T23:14:05+01:00"),
+        ("REC20260712T0130.wav", "2026-07-12T01:30:00+02:00"),                 // summer time
+        ("live-20261130T231405Z.wav", "2026-11-30T23:14:05Z"),                 // UTC, as `follow` names its recordings
+        ("/a/2025-01-01/20261130_231405.wav", "2026-11-30T23:14:05+01:00"),   // the name, not the folder
+    ])
+    func readsADateAndTimeInTheFileName(name: String, expected: String) {
+        let berlin = TimeZone(identifier: "Europe/Berlin")!
+        #expect(RecordingStartTime.localDateFromFileName(name, timeZone: berlin) == RecordingStartTime.parseISO8601(expected))
+    }
+
+    @Test func aTimeTheClocksSkipOrRepeatIsReadAsDocumented() {
+        let berlin = TimeZone(identifier: "Europe/Berlin")!
+        #expect(RecordingStartTime.localDateFromFileName("20260329_023000.wav", timeZone: berlin)
+            == RecordingStartTime.parseISO8601("2026-03-29T03:30:00+02:00"), "skipped: 02:30 read as 03:30")
+        #expect(RecordingStartTime.localDateFromFileName("20261025_023000.wav", timeZone: berlin)
+            == RecordingStartTime.parseISO8601("2026-10-25T02:30:00+02:00"), "repeated: the first 02:30")
+    }
+
+    @Test(arguments: [
+        "2026-11-30.wav",                 // a date without a time of day
+        "2026-11-30_0001.wav",            // a take's number after the date, not a time
+        "20261130-2314.wav",              // the same, as likely a counter
+        "2026-02-30_23-14-05.wav",        // no such day
+        "2026-11-30_24-14-05.wav",        // no such hour
+        "x120261130_231405.wav",          // digits run on before
+        "20261130_2314059.wav",           // and after
+        "1795302000.wav",                 // a count of seconds, not a date
+        "night.wav", "take 17 of 2026.wav",
+    ])
+    func leavesOtherNamesAlone(name: String) {
+        #expect(RecordingStartTime.localDateFromFileName(name, timeZone: TimeZone(identifier: "UTC")!) == nil)
+    }
+
+    /// A recorder's chunk comes before the name's date (it travels with the audio), the name's date before the
+    /// modification time (which a copy from the phone resets).
+    @Test func aDateInTheNameComesAfterTheMetadata() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("Recording_20261130_231405.wav")
+        #expect(FileManager.default.createFile(atPath: path, contents: Data([1])))
+        let tokyo = TimeZone(identifier: "Asia/Tokyo")!
+        let metadata = Date(timeIntervalSince1970: 77)
+        #expect(RecordingStartTime.resolve(explicit: nil, path: path, metadataDate: metadata, durationSeconds: 10, timeZone: tokyo)
+            == .init(date: metadata, source: .metadata))
+        #expect(RecordingStartTime.resolve(explicit: nil, path: path, metadataDate: nil, durationSeconds: 10, timeZone: tokyo)
+            == .init(date: RecordingStartTime.parseISO8601("2026-11-30T23:14:05+09:00")!, source: .localFileName))
     }
 
     /// A date or zone that does not exist is refused, not rolled over (February 30 was March 2) or misprinted (year 0).
@@ -66,6 +132,6 @@ import Testing
             try writer.write(interleaved: [Float](repeating: 0, count: 800))
         }
         let reader = try AudioFileReader(path: path)
-        #expect(reader.metadataStartDate == Date(timeIntervalSince1970: 1_795_302_000))
+        #expect(reader.metadataStartDate(timeZone: TimeZone(identifier: "UTC")!) == Date(timeIntervalSince1970: 1_795_302_000))
     }
 }
