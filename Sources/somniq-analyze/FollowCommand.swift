@@ -79,6 +79,11 @@ struct FollowCommand: ParsableCommand {
         valueName: "iso8601"))
     var start: String?
 
+    @Option(help: ArgumentHelp(
+        "Time zone of a date and time in a recording's file name (20261130_231405.wav), a tz database name in any letter case (default: the system's, $TZ).",
+        valueName: "zone"))
+    var timezone: String?
+
     @Option(name: .customLong("tag"), help: ArgumentHelp(
         "A tag for the night (repeatable): what was tried, as 'tag --add' adds it; added when the night is stored.",
         valueName: "tag"))
@@ -101,6 +106,7 @@ struct FollowCommand: ParsableCommand {
         if !(idle > 0) { throw ValidationError("--idle must be a positive number of seconds") }
         if !(onAlertTimeout > 0) { throw ValidationError("--on-alert-timeout must be a positive number of seconds") }
         try TagCommand.validate(tags, option: "--tag")
+        _ = try TimeZoneOption.zone(timezone)
         if let start, start != "now", let problem = RecordingStartTime.problem(withISO8601: start) {
             throw ValidationError("--start \(start): \(problem)")
         }
@@ -233,6 +239,7 @@ struct FollowCommand: ParsableCommand {
         let (bundle, chosen, command, store) = (session.bundle, session.profile, session.command, session.store)
         let began = Date()
         var startDate = start == "now" ? began : start.flatMap(RecordingStartTime.parseISO8601)
+        let zone = try TimeZoneOption.zone(timezone) ?? .current
         let input: Input
         do throws(AudioFileError) {
             if let file { input = try followedFile(path: file) } else { input = try standardInput(start: &startDate, began: began) }
@@ -307,10 +314,11 @@ struct FollowCommand: ParsableCommand {
                     toldStale = true
                     Terminal.error("\(path): the night an earlier follow stored for this file is not the audio it holds now (another recording or model); this night is stored afresh")
                 }
-                // The start: as given, as an earlier follow of this audio stored it, from the file name, or the moment the
-                // follow began minus the audio there then.
+                // The start: as given, as an earlier follow of this audio stored it, from the file name (the app's, or a
+                // recorder's local date and time), or the moment the follow began minus the audio there then.
                 let start = startDate ?? (followed.discardedStaleNight ? nil : followed.resumedStart)
-                    ?? RecordingStartTime.dateFromFileName(path) ?? began.addingTimeInterval(-heard.heardSeconds)
+                    ?? RecordingStartTime.dateFromFileName(path) ?? RecordingStartTime.localDateFromFileName(path, timeZone: zone)
+                    ?? began.addingTimeInterval(-heard.heardSeconds)
                 startDate = start
                 keep { () throws(StoreError) in try followed.commitIfDue(heard, start: start) }
                 raise(live.update(confidences: heard.confidences, windowCount: heard.windowCount, envelope: heard.envelope,

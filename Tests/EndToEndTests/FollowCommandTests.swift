@@ -184,6 +184,26 @@ import Testing
         #expect(stale.stderr.contains("0:20.0 followed (the file did not grow for 1 s)"), "\(stale.stderr)")
     }
 
+    /// A recorder that names its files by when they began dates the night followed, in the zone given, as `analyze`
+    /// dates it: the alerts' clock times and the night stored.
+    @Test func aRecordersDatedNameDatesTheFollowedNight() throws {
+        let scratch = Scratch()
+        let caf = scratch.file("Recording_20261130_231405.caf")
+        try FileManager.default.copyItem(atPath: sampleNight, toPath: caf)
+        let db = scratch.file("follow.sqlite")
+        let followed = try CommandRunner.run(["follow", caf, "--db", db, "--format", "jsonl", "--timezone", "asia/tokyo"])
+        #expect(followed.status == 0, "\(followed.stderr)")
+        let first = try #require(followed.stdout.split(separator: "\n").first)
+        let alert = try #require(try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any])
+        let offset = try #require(alert["offset_s"] as? Double)
+        let time = try #require(alert["time"] as? String)
+        #expect(time.hasPrefix("2026-11-30T14:"), "\(time)")
+        let expected = RecordingStartTime.parseISO8601("2026-11-30T14:14:05Z")!.addingTimeInterval(offset)
+        #expect(abs((RecordingStartTime.parseISO8601(time) ?? .distantPast).timeIntervalSince(expected)) < 0.001, "\(time) at +\(offset) s")
+        #expect(try DatabaseQueue(path: db).read { try String.fetchOne($0, sql: "SELECT start_utc FROM recordings") }
+            == "2026-11-30T14:14:05.000Z")
+    }
+
     /// A recorder that gives the finished file another name has the night stored under it (the night stored as heard,
     /// under the old name, goes); one that cuts the file and writes it anew, shorter, leaves the night as it was heard,
     /// and the new audio is not stored over it.
