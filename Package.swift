@@ -76,7 +76,7 @@ let package = Package(
             "SomniqAudio", "SomniqFeatures", "SomniqModel", "SomniqDetection", "SomniqStore", "SomniqFit", "SomniqReports", "SomniqFiles",
             .product(name: "CSV", package: "CSV.swift"),
         ]),
-        .target(name: "SomniqSynth", dependencies: ["SomniqAudio", "SomniqFeatures"]),
+        .target(name: "SomniqSynth", dependencies: ["CSndfile", "SomniqAudio", "SomniqFeatures"]),
         // Labelled audio: the clips of a labelled set, the fitting data made from them, scoring against labels.
         .target(name: "SomniqLabelledAudio", dependencies: [
             "SomniqPipeline", "SomniqAudio", "SomniqFeatures", "SomniqModel", "SomniqDetection", "SomniqStore", "SomniqEvaluation",

@@ -387,14 +387,36 @@ public final class AudioFileReader {
     }
 
     /// Moves the read position to `frame` (clamped to the file), for cutting excerpts without decoding what lies before.
+    /// The frames then read are those a read from the start gives there.
     public func seek(toFrame frame: Int64) throws(AudioFileError) {
         let target = max(0, min(frame, format.frameCount))
         digestValid = false
-        guard sf_seek(handle, target, SEEK_SET) >= 0 else {
-            throw .readFailed(path: path, reason: String(cString: sf_strerror(handle)))
+        guard format.container == "MPEG" else {
+            guard sf_seek(handle, target, SEEK_SET) >= 0 else {
+                throw .readFailed(path: path, reason: String(cString: sf_strerror(handle)))
+            }
+            framesRead = target
+            return
         }
+        // An MP3 frame may take bits from the frames before it (its bit reservoir), which a seek has not decoded: the
+        // first frames after it come out wrong (off by 1e-3 on the sample night), and libmpg123 writes "error:
+        // part2_3_length ... too large" to stderr. So an MP3 is sought a few frames early and read up to `frame` (then
+        // within 1.2e-7 of a read from the start: libmpg123 rounds some samples after a seek differently), what libmpg123
+        // says of the frames thrown away kept from stderr.
+        let preroll = min(target, Self.mpegPrerollFrames)
+        var discarded = [Float]()
+        let failed: Bool = StandardError.silenced {
+            guard sf_seek(handle, target - preroll, SEEK_SET) >= 0 else { return true }
+            framesRead = target - preroll
+            return (try? readInterleaved(frameCount: Int(preroll), into: &discarded)) != Int(preroll)
+        }
+        guard !failed else { throw .readFailed(path: path, reason: String(cString: sf_strerror(handle))) }
         framesRead = target
     }
+
+    /// Eight MPEG-1 Layer III frames (1,152 samples each; sixteen of MPEG-2's 576): the bit reservoir reaches back at
+    /// most 511 bytes, fewer than eight frames even at 8 kbit/s.
+    static let mpegPrerollFrames: Int64 = 8 * 1_152
 
     /// SHA-256 (hex) of the audio itself: the sample rate, channel count and frame count, then every sample as
     /// libsndfile decodes it, interleaved, in native byte order: as 16-bit integers for 8- and 16-bit PCM and 16-bit
