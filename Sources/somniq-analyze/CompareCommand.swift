@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SomniqNightReport
 import SomniqPipeline
 import SomniqStore
 
@@ -10,10 +11,11 @@ struct CompareCommand: ParsableCommand {
         discussion: """
             Alerts per tier and class, episodes by severity, minutes in alert, first and last alert, and what each \
             switch to the next looser profile adds. A file is decoded once (no database needed); with --db, a \
-            recording already analysed there (by id or path) is read from its stored confidences instead.
+            recording already analysed there (by id, path, or night: 2026-11-21, last) is read from its stored \
+            confidences instead.
             """)
 
-    @Argument(help: ArgumentHelp("An audio file, or a recording id in --db.", valueName: "file-or-id"))
+    @Argument(help: ArgumentHelp("An audio file, or a recording in --db: its id, or its night (2026-11-21, last).", valueName: "file|id|night"))
     var recording: String
 
     @Option(help: ArgumentHelp("Database to read an analysed recording from (default: somniq.sqlite, as for every command, when the argument is an id or a path analysed there).",
@@ -24,6 +26,13 @@ struct CompareCommand: ParsableCommand {
 
     @Option(help: "Output format: table, json or csv.")
     var format: OutputFormat = .table
+
+    @Option(help: ArgumentHelp("Time zone that dates a night named by its date, a tz database name in any letter case (default: the system's, $TZ).", valueName: "zone"))
+    var timezone: String?
+
+    func validate() throws {
+        _ = try TimeZoneOption.zone(timezone)
+    }
 
     func run() throws {
         let bundle = try modelOptions.load()
@@ -38,6 +47,7 @@ struct CompareCommand: ParsableCommand {
                                               ifMissing: isFile ? "to compare \(recording) without a database, leave out --db" : nil)
             do {
                 let id = try Int64(recording).flatMap { try store.recording(id: $0)?.id } ?? store.recordingID(forPath: recording)
+                    ?? nightsRecording(in: store, db: db, isFile: isFile)
                 if let id, let record = try store.recording(id: id), record.status != "complete" {
                     Terminal.error("recording \(id) (\(Formatting.printable(record.fileName))): error: its analysis failed"
                                    + (record.errorMessage.map { " (\($0))" } ?? "") + ", so there is nothing to compare; fix the file "
@@ -51,7 +61,7 @@ struct CompareCommand: ParsableCommand {
             }
         }
         if data == nil {
-            guard Int64(recording) == nil || FileManager.default.fileExists(atPath: recording) else {
+            guard (Int64(recording) == nil && !NightChoice.namesANight(recording)) || FileManager.default.fileExists(atPath: recording) else {
                 throw ValidationError("no recording \(recording) in \(database ?? "a database"); pass a file, or an id from --db (default somniq.sqlite)")
             }
             do {
@@ -70,5 +80,17 @@ struct CompareCommand: ParsableCommand {
         case .json: Terminal.output(try comparison.json())
         case .csv: Terminal.output(try comparison.csv())
         }
+    }
+
+    /// The recording of the night `recording` names (`2026-11-21`, `last`), as `report` and `export` date nights; a
+    /// usage error for a night of none or of several recordings (each compared on its own).
+    func nightsRecording(in store: AnalysisStore, db: String, isFile: Bool) throws -> Int64? {
+        guard !isFile, NightChoice.namesANight(recording) else { return nil }
+        let ids = try RecordingSelection.resolve([recording], store: store, db: db, timeZone: try TimeZoneOption.zone(timezone) ?? .current)
+        guard ids.count == 1 else {
+            throw ValidationError("the night \(recording) is \(ids.count) recordings in \(db) (ids \(ids.map(String.init).joined(separator: ", "))); "
+                                  + "compare one at a time: somniq-analyze compare \(ids[0]) --db \(db)")
+        }
+        return ids[0]
     }
 }

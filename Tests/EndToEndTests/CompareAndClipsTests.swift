@@ -31,6 +31,33 @@ import Testing
         #expect(fromDatabase.stdout == fromFile.stdout, "the stored confidences give the same comparison as decoding")
         #expect(try CommandRunner.run(["compare", "77", "--db", AnalysedNight.database]).status == 64)
     }
+
+    /// A night is named to `compare` as to `report` and `export`: by its date or `last`; a night of several recordings
+    /// is compared one recording at a time, and said so.
+    @Test func aNightIsNamedByItsDate() throws {
+        let byID = try CommandRunner.run(["compare", "1", "--db", AnalysedNight.database, "--format", "csv"])
+        for night in ["last", "2026-11-21"] {
+            let byNight = try CommandRunner.run(["compare", night, "--db", AnalysedNight.database, "--format", "csv", "--timezone", "UTC"])
+            #expect(byNight.status == 0, "\(night): \(byNight.stderr)")
+            #expect(byNight.stdout == byID.stdout, "\(night)")
+        }
+        let none = try CommandRunner.run(["compare", "2026-11-25", "--db", AnalysedNight.database, "--timezone", "UTC"])
+        #expect(none.status == 64)
+        #expect(none.stderr.contains("2026-11-21"), "the nights there are: \(none.stderr)")
+
+        let scratch = Scratch()
+        let db = scratch.file("two.sqlite")
+        let piece = scratch.file("piece.wav")
+        let writer = try AudioFileWriter(path: piece, sampleRate: 16_000)
+        try writer.write(interleaved: SyntheticNight.sample().samples.prefix(16_000 * 20).map { Float($0) })
+        try writer.close()
+        #expect(try CommandRunner.run(["analyze", sampleNight, "--db", db, "--quiet"]).status == 0)
+        #expect(try CommandRunner.run(["analyze", piece, "--db", db, "--quiet", "--start", "2026-11-22T02:00:00Z"]).status == 0)
+        let two = try CommandRunner.run(["compare", "2026-11-21", "--db", db, "--timezone", "UTC"])
+        #expect(two.status == 64)
+        #expect(two.stderr.contains("the night 2026-11-21 is 2 recordings in \(db) (ids 1, 2); compare one at a time: somniq-analyze compare 1"),
+                "\(two.stderr)")
+    }
 }
 
 @Suite struct ClipsCommandTests {
