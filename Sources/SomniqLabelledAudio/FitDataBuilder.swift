@@ -204,8 +204,8 @@ public struct FitDataBuilder {
         }
     }
 
-    /// Recordings with labelled events: a window takes the class of an event covering at least half of it,
-    /// and is a negative otherwise; every window trains. Each recording is its own group.
+    /// Recordings with labelled events: a window takes the class of an event it holds (`windowHolds`), trains nothing
+    /// where it only touches one, and is a negative otherwise. Each recording is its own group.
     public func fromEvents(files: [String], events: [SoundEvent], progress: (Int) -> Void = { _ in },
                            failure: (AudioFileError) -> Void = { _ in }) -> FitDataset {
         var result: [FitDataset.Clip] = []
@@ -222,9 +222,15 @@ public struct FitDataBuilder {
                 for window in rows.indices {
                     let start = AnalysisGrid.windowStartSeconds(window)
                     let end = min(data.durationSeconds, start + AnalysisGrid.windowSeconds)
-                    let coveringIndex = fileEvents.firstIndex { min(end, $0.offset) - max(start, $0.onset) >= 0.5 * (end - start) }
+                    let coveringIndex = fileEvents.firstIndex { Self.windowHolds($0, start: start, end: end) }
                     let covering = coveringIndex.map { fileEvents[$0] }
                     eventOfWindow.append(coveringIndex ?? -1)
+                    if covering == nil, fileEvents.contains(where: { min(end, $0.offset) > max(start, $0.onset) }) {
+                        // Part of a sound, too little to say it is the sound: neither an example of it nor of none.
+                        classes.append(nil)
+                        used.append(false)
+                        continue
+                    }
                     switch covering.map({ map.target(for: $0.label) }) {
                     // A window of a mixed bag's event trains nothing: which of the bag's classes it holds is not known,
                     // and a window carries one class or none.
@@ -249,5 +255,15 @@ public struct FitDataBuilder {
             }
         }
         return FitDataset(clips: result)
+    }
+
+    /// Whether the window from `start` to `end` s holds `event`: the event fills at least half of the window, or at
+    /// least half of the event lies within it. A cough of 0.35 s fills no second half, yet a window hears it whole;
+    /// an event of no length counts where it falls.
+    static func windowHolds(_ event: SoundEvent, start: Double, end: Double) -> Bool {
+        let overlap = min(end, event.offset) - max(start, event.onset)
+        let length = event.offset - event.onset
+        guard overlap > 0 || (length <= 0 && overlap == 0) else { return false }
+        return overlap >= 0.5 * min(end - start, length)
     }
 }

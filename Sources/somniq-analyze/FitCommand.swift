@@ -24,7 +24,7 @@ struct FitCommand: ParsableCommand {
             from --base.
             Labelled clips: --clips <folder of label-named folders | manifest.tsv with path and label columns>.
             Labelled recordings: --clips <recordings> --labels <DCASE tsv | folder of Audacity label exports \
-            named like the recordings>; a window takes the label of an event covering half of it.
+            named like the recordings>; a window takes the label of an event that fills half of it or lies half in it.
             --cross-validate K prints scores of models fitted without each of K folds (clips of one source \
             recording stay together), the honest measure of what the fitted model will do.
             """)
@@ -393,7 +393,7 @@ struct FitCommand: ParsableCommand {
                 let clip = dataset.clips[index], prediction = predictions[index]!
                 if clip.eventLabelled {
                     // A recording labelled by events is scored window by window: each window's label (the class of an
-                    // event covering half of it, or none) against its top class.
+                    // event it holds, or none; FitDataBuilder.windowHolds) against its top class.
                     for (window, predicted) in prediction.windows.enumerated() where clip.used[window] {
                         evaluation.add(path: "\(clip.path)@\(AnalysisGrid.windowStartSeconds(window))s",
                                        label: clip.windowClasses[window] ?? "other", predicted: predicted.label,

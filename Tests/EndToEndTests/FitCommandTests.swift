@@ -137,6 +137,9 @@ import Testing
                                                 "--min-examples", "1"])
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stderr.contains("smoke_detector ("), "\(result.stderr)")
+            // The night's two coughs of 0.35 s each fill no window half, yet are its examples.
+            let fitted = result.stderr.components(separatedBy: "; kept from the base model")[0]
+            #expect(fitted.contains(" cough ("), "\(result.stderr)")
         }
     }
 
