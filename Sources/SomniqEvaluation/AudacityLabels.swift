@@ -18,6 +18,24 @@ public enum AudacityLabels {
         return events
     }
 
+    /// The events `labels` gives for `recordings`: a DCASE table, or a folder of Audacity label tracks, each named like
+    /// its recording (`night.wav`'s in `night.txt`). A recording without a label file there has no labelled event; a
+    /// label file that cannot be read or parsed is an error.
+    public static func events(in labels: String, for recordings: [String]) throws(DCASETable.ParseError) -> [SoundEvent] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: labels, isDirectory: &isDirectory), isDirectory.boolValue else {
+            return try DCASETable.parse(contentsOf: labels)
+        }
+        var events: [SoundEvent] = []
+        for recording in recordings {
+            let name = (recording as NSString).lastPathComponent
+            let labelFile = (labels as NSString).appendingPathComponent((name as NSString).deletingPathExtension + ".txt")
+            guard FileManager.default.fileExists(atPath: labelFile) else { continue }
+            events += try parse(try DCASETable.ParseError.text(of: labelFile), file: name, path: labelFile)
+        }
+        return events
+    }
+
     /// Labels as an Audacity label track, times to the microsecond as Audacity writes them.
     public static func format(_ events: [SoundEvent]) -> String {
         events.map(line).joined()

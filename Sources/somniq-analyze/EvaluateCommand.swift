@@ -13,7 +13,8 @@ struct EvaluateCommand: ParsableCommand {
         commandName: "evaluate",
         abstract: "Score detections against labelled audio, as sed_eval does.",
         discussion: """
-            With --labels (a DCASE table: filename, onset, offset, event_label), each profile's episodes are scored \
+            With --labels (a DCASE table: filename, onset, offset, event_label; or a folder of Audacity label \
+            tracks named like the recordings, as fit takes them), each profile's episodes are scored \
             segment-based (1 s segments) and event-based (onset collar 0.2 s, offset collar the larger of 0.2 s \
             and 50% of the event): precision, recall, F1 and error rate per class, micro and macro averaged.
             With --clips (a folder whose sub-folders name the labels, or a manifest TSV with 'path' and 'label' \
@@ -28,7 +29,7 @@ struct EvaluateCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("Audio files or folders (with --labels).", valueName: "files-or-folders"))
     var inputs: [String] = []
 
-    @Option(help: ArgumentHelp("Ground truth as a DCASE table.", valueName: "tsv"))
+    @Option(help: ArgumentHelp("Ground truth: a DCASE table, or a folder of Audacity label files named like the recordings.", valueName: "tsv|folder"))
     var labels: String?
 
     @Option(help: ArgumentHelp("Labelled clips: a folder of label-named folders, or a manifest TSV.", valueName: "folder|tsv"))
@@ -71,9 +72,10 @@ struct EvaluateCommand: ParsableCommand {
     }
 
     private func evaluateEvents(_ labels: String, analyzer: RecordingAnalyzer, map: LabelMap) throws {
+        let files = try InputCollector.collectNamed(inputs)
         let reference: [SoundEvent]
         do {
-            reference = try DCASETable.parse(contentsOf: labels)
+            reference = try AudacityLabels.events(in: labels, for: files)
         } catch {
             Terminal.error("\(error)")
             throw ExitStatus.nothingDone
@@ -87,7 +89,6 @@ struct EvaluateCommand: ParsableCommand {
         } else {
             throw ValidationError("unknown profile '\(profile)'; choose one of \(bundle.profiles.profileNames.joined(separator: ", ")) or all")
         }
-        let files = try InputCollector.collectNamed(inputs)
         var recordings: [(data: RecordingData, results: [ProfileResult])] = []
         var failures = 0
         for (number, file) in files.enumerated() {

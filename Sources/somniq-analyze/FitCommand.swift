@@ -298,7 +298,7 @@ struct FitCommand: ParsableCommand {
             let files = InputCollector.collect(clips)
             let events: [SoundEvent]
             do {
-                events = try Self.loadEvents(labels, files: files)
+                events = try AudacityLabels.events(in: labels, for: files)
             } catch {
                 Terminal.error("\(error)")
                 throw ExitStatus.nothingDone
@@ -563,21 +563,6 @@ struct FitCommand: ParsableCommand {
             Terminal.error("fit: warning: label '\(Formatting.printable(label))' (\(Formatting.counted(count, what))) is no class of the model and the "
                            + "label map gives it none, so it trains as none of the classes; map it with --map (a line: "
                            + "label<TAB>class, or label<TAB>none) or check its spelling")
-        }
-    }
-
-    static func loadEvents(_ labels: String, files: [String]) throws -> [SoundEvent] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: labels, isDirectory: &isDirectory), isDirectory.boolValue else {
-            return try DCASETable.parse(contentsOf: labels)
-        }
-        return try files.flatMap { file -> [SoundEvent] in
-            let name = (file as NSString).lastPathComponent
-            let labelFile = (labels as NSString).appendingPathComponent((name as NSString).deletingPathExtension + ".txt")
-            // A recording without a label file has no labelled event; one that cannot be read is an error.
-            guard FileManager.default.fileExists(atPath: labelFile) else { return [] }
-            let text = try DCASETable.ParseError.text(of: labelFile)
-            return try AudacityLabels.parse(text, file: name, path: labelFile)
         }
     }
 }

@@ -20,6 +20,29 @@ import SomniqModel
         #expect(Set(classes.keys) == ["breathing", "cough", "door_slam", "gasp", "rain", "smoke_detector", "snoring", "speech"])
     }
 
+    /// The labels one marks in Audacity for `fit` score the tool too: a folder of label tracks named like the
+    /// recordings reads as the same events in a DCASE table.
+    @Test func takesAFolderOfAudacityLabelsAsFitDoes() throws {
+        let scratch = Scratch()
+        let table = try String(contentsOfFile: labels, encoding: .utf8)
+        let track = table.split(separator: "\n").dropFirst().map { line -> String in
+            let fields = line.split(separator: "\t")
+            return "\(fields[1])\t\(fields[2])\t\(fields[3])\n"
+        }.joined()
+        try FileManager.default.createDirectory(atPath: scratch.file("labels"), withIntermediateDirectories: true)
+        try track.write(toFile: scratch.file("labels/sleep_recording_1795302000.txt"), atomically: true, encoding: .utf8)
+        let fromTable = try CommandRunner.run(["evaluate", sampleNight, "--labels", labels, "--format", "csv"])
+        let fromFolder = try CommandRunner.run(["evaluate", sampleNight, "--labels", scratch.file("labels"), "--format", "csv"])
+        #expect(fromFolder.status == 0, "\(fromFolder.stderr)")
+        #expect(fromFolder.stdout == fromTable.stdout)
+        #expect(fromFolder.stdout.contains("balanced,event,overall,micro,"))
+
+        try FileManager.default.removeItem(atPath: scratch.file("labels/sleep_recording_1795302000.txt"))
+        let unlabelled = try CommandRunner.run(["evaluate", sampleNight, "--labels", scratch.file("labels"), "--format", "csv"])
+        #expect(unlabelled.stderr.contains("\(sampleNight): warning: no events in \(scratch.file("labels")); every detection counts as an insertion"),
+                "\(unlabelled.stderr)")
+    }
+
     @Test func writesTheDetectedEventsItScored() throws {
         let scratch = Scratch()
         let result = try CommandRunner.run(["evaluate", sampleNight, "--labels", labels, "--profile", "balanced",
