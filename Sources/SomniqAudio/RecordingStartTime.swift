@@ -11,7 +11,7 @@ public struct RecordingStartTime: Equatable, Sendable {
         /// Broadcast-WAV origination or a date string in the file.
         case metadata
         /// A date and time in the file name as recorders and phone apps write them (`20261130_231405`,
-        /// `2026-11-30 23.14.05`), read as the local time of the recording's time zone unless it ends in `Z`.
+        /// `2026-11-30 23.14.05`), read as local time in the zone the analysis is given, or as UTC where it ends in `Z`.
         case localFileName = "file-name-local"
         /// The file's modification time minus its duration: when a recorder closes the file at the end.
         case modificationTime = "modification-time"

@@ -1,8 +1,8 @@
 import CSndfile
 import Foundation
 
-/// Test audio as an MP3 (libsndfile's LAME encoder, 64 kbit/s mono or as LAME chooses): for checking what a lossy,
-/// frame-coded format does to reading and seeking. Not a format the tool writes.
+/// Test audio as an MP3 (libsndfile's LAME encoder at its default bit rate): for checking what a lossy, frame-coded
+/// format does to reading and seeking. Not a format the tool writes.
 public enum MP3Copy {
     public enum Failure: Error, CustomStringConvertible {
         case cannotWrite(String, reason: String)
