@@ -1,4 +1,5 @@
 import Foundation
+import SomniqEvaluation
 import Testing
 import SomniqModel
 
@@ -24,11 +25,7 @@ import SomniqModel
     /// recordings reads as the same events in a DCASE table.
     @Test func takesAFolderOfAudacityLabelsAsFitDoes() throws {
         let scratch = Scratch()
-        let table = try String(contentsOfFile: labels, encoding: .utf8)
-        let track = table.split(separator: "\n").dropFirst().map { line -> String in
-            let fields = line.split(separator: "\t")
-            return "\(fields[1])\t\(fields[2])\t\(fields[3])\n"
-        }.joined()
+        let track = AudacityLabels.format(try DCASETable.parse(contentsOf: labels))
         try FileManager.default.createDirectory(atPath: scratch.file("labels"), withIntermediateDirectories: true)
         try track.write(toFile: scratch.file("labels/sleep_recording_1795302000.txt"), atomically: true, encoding: .utf8)
         let fromTable = try CommandRunner.run(["evaluate", sampleNight, "--labels", labels, "--format", "csv"])

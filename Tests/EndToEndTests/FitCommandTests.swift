@@ -1,4 +1,5 @@
 import Foundation
+import SomniqEvaluation
 import SomniqModel
 import Testing
 
@@ -126,11 +127,7 @@ import Testing
                                            "--sample-rate", "8000"], product: "somniq-synth")
         #expect(night.status == 0)
         // The same ground truth as an Audacity label track beside nothing but the recording's name.
-        let dcase = try String(contentsOfFile: scratch.file("night.tsv"), encoding: .utf8)
-        let audacity = dcase.split(separator: "\n").dropFirst().map { line -> String in
-            let fields = line.split(separator: "\t")
-            return "\(fields[1])\t\(fields[2])\t\(fields[3])\n"
-        }.joined()
+        let audacity = AudacityLabels.format(try DCASETable.parse(contentsOf: scratch.file("night.tsv")))
         try audacity.write(toFile: scratch.file("labels/night.txt"), atomically: true, encoding: .utf8)
         for labels in [scratch.file("night.tsv"), scratch.file("labels")] {
             let result = try CommandRunner.run(["fit", "--clips", scratch.file("nights"), "--labels", labels, "--out", scratch.file("fitted"),
