@@ -76,6 +76,24 @@ public struct RecordingStartTime: Equatable, Sendable {
         return calendar.date(from: DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second))
     }
 
+    /// The calendar date in a file name, with or without a time of day (`night_2026_11_27`, `2026-11-30_0001`,
+    /// `20261130_231405`), year first as `localDateFromFileName` reads it; `nil` without one, or for a day that does not
+    /// exist. What a name says of a night's date where it says nothing of its time.
+    public static func calendarDateInFileName(_ path: String) -> DateComponents? {
+        let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        let found: (Substring, Substring, Substring)
+        if let withTime = stem.firstMatch(of: fileNameDate) {
+            found = (withTime.output.1, withTime.output.2, withTime.output.3)
+        } else if let alone = stem.firstMatch(of: #/(?:^|[^0-9])((?:19|20)[0-9]{2})[-_.]?([0-9]{2})[-_.]?([0-9]{2})(?![0-9])/#) {
+            found = (alone.output.1, alone.output.2, alone.output.3)
+        } else {
+            return nil
+        }
+        let (year, month, day) = (Int(found.0)!, Int(found.1)!, Int(found.2)!)
+        guard problem(withISO8601: String(format: "%04d-%02d-%02dT12:00:00Z", year, month, day)) == nil else { return nil }
+        return DateComponents(year: year, month: month, day: day)
+    }
+
     /// Not after a digit: a year (19xx or 20xx), month and day, each apart by one of `-_.` or by nothing; then one of
     /// ` _T-`, " at " or nothing; then the time of day: hour and minute, and seconds if given, each pair apart by one
     /// of `-_.:` or by nothing (`h` and `m` too: `23h14m05`); then `Z` for UTC, or nothing; and no digit after.

@@ -39,14 +39,15 @@ public final class BatchAnalyzer: @unchecked Sendable {
         public var audioSecondsInFlight = 0.0
         public var filesInFlightDone = 0.0
         public var failures: [(path: String, reason: String)] = []
-        /// Files analysed with a warning: cut short (analysed as far as the audio went), or with channels that cancel
-        /// in the mono mix.
+        /// Files analysed with a warning: cut short (analysed as far as the audio went), with channels that cancel in
+        /// the mono mix, or dated by a copy where the name says another night.
         public var warnings: [(path: String, message: String)] = []
         /// How many of the files analysed were cut short.
         public var cutShort = 0
         /// Files already done that had profiles added, and which.
         public var profilesAdded: [(path: String, profiles: [String])] = []
-        /// Files already done whose start time was set to the one given, and what it was.
+        /// Files already done whose start time was set to the one given, or read again in the time zone given, and what
+        /// it was.
         public var startsMoved: [(path: String, message: String)] = []
         /// Files whose audio was stored from another file (a copy of it, or a file moved), and what was made of it.
         public var elsewhere: [(path: String, reason: String, copy: Bool)] = []
@@ -60,6 +61,9 @@ public final class BatchAnalyzer: @unchecked Sendable {
     public let explicitStart: Date?
     /// Start times of particular recordings (a manifest's `start` column), by path as given; `explicitStart` for the rest.
     public let startsByPath: [String: Date]
+    /// Whether a time zone was given (`--timezone`): a recording already stored whose start was read from its name or
+    /// its recorder's chunk in some zone has it read again in the analyzer's (`RecordingAnalyzer.timeZone`).
+    public let rereadsLocalStarts: Bool
 
     private let lock = NSLock()
     private var progress = Progress()
@@ -69,7 +73,8 @@ public final class BatchAnalyzer: @unchecked Sendable {
     private var storeFailure: StoreError?
 
     public init(analyzer: RecordingAnalyzer, store: AnalysisStore, profiles: [SensitivityProfile], jobs: Int,
-                reanalyze: Bool = false, explicitStart: Date? = nil, startsByPath: [String: Date] = [:]) {
+                reanalyze: Bool = false, explicitStart: Date? = nil, startsByPath: [String: Date] = [:],
+                rereadsLocalStarts: Bool = false) {
         self.analyzer = analyzer
         self.store = store
         self.profiles = profiles
@@ -77,6 +82,7 @@ public final class BatchAnalyzer: @unchecked Sendable {
         self.reanalyze = reanalyze
         self.explicitStart = explicitStart
         self.startsByPath = Dictionary(startsByPath.map { (Self.absolute($0.key), $0.value) }) { first, _ in first }
+        self.rereadsLocalStarts = rereadsLocalStarts
     }
 
     /// `path` absolute and standardised: how a start given for a path is found whichever way the path was written.
@@ -151,6 +157,7 @@ public final class BatchAnalyzer: @unchecked Sendable {
                 progress.cutShort += 1
             }
             if let warning = CancellingChannels.warning(data) { progress.warnings.append((data.path, warning)) }
+            if let warning = NamedNightDate.warning(data, timeZone: analyzer.timeZone) { progress.warnings.append((data.path, warning)) }
         case .skipped(let path, let reason, let added, let moved, let earlier):
             progress.skipped += 1
             if !added.isEmpty { progress.profilesAdded.append((path, added)) }
@@ -238,12 +245,23 @@ public final class BatchAnalyzer: @unchecked Sendable {
     }
 
     /// Where a start time was given that the stored recording does not have, moves the recording to it (the start
-    /// is metadata: nothing is decoded again) and says so.
+    /// is metadata: nothing is decoded again) and says so. Where a time zone was given instead, a start read from the
+    /// file's name or its recorder's chunk (a clock's local time) is read again in it, and moved the same way.
     private func restarted(_ recordingID: Int64, path: String) throws(StoreError) -> String? {
-        guard let explicitStart = start(of: path) else { return nil }
-        let milliseconds = Int64((explicitStart.timeIntervalSince1970 * 1000).rounded())
-        return try store.setStart(recordingID: recordingID, startMilliseconds: milliseconds, source: "explicit").map {
-            "start time set to \(UTCTimestamp.format(milliseconds: milliseconds)) (was \($0))"
+        if let explicitStart = start(of: path) {
+            let milliseconds = Int64((explicitStart.timeIntervalSince1970 * 1000).rounded())
+            return try store.setStart(recordingID: recordingID, startMilliseconds: milliseconds, source: "explicit").map {
+                "start time set to \(UTCTimestamp.format(milliseconds: milliseconds)) (was \($0))"
+            }
+        }
+        let local: Set<RecordingStartTime.Source> = [.localFileName, .metadata]
+        guard rereadsLocalStarts, let stored = try store.recording(id: recordingID),
+              let source = stored.startSource.flatMap(RecordingStartTime.Source.init(rawValue:)), local.contains(source),
+              let again = analyzer.startTime(path: path, durationSeconds: stored.durationSeconds ?? 0),
+              again.source == source else { return nil }
+        let milliseconds = Int64((again.date.timeIntervalSince1970 * 1000).rounded())
+        return try store.setStart(recordingID: recordingID, startMilliseconds: milliseconds, source: source.rawValue).map {
+            "start time read again in \(analyzer.timeZone.identifier): \(UTCTimestamp.format(milliseconds: milliseconds)) (was \($0))"
         }
     }
 

@@ -52,9 +52,7 @@ public struct RecordingAnalyzer: Sendable {
         let before = Self.identity(absolutePath)
         let reader = try AudioFileReader(path: absolutePath, acceptCutShort: acceptsCutShort)
         var format = reader.format
-        let start = RecordingStartTime.resolve(explicit: explicitStart, path: absolutePath,
-                                               metadataDate: reader.metadataStartDate(timeZone: timeZone),
-                                               durationSeconds: format.durationSeconds, timeZone: timeZone)
+        let start = startTime(explicit: explicitStart, path: absolutePath, reader: reader, durationSeconds: format.durationSeconds)
         let expectedWindows = AnalysisGrid(sampleRate: format.sampleRate).windowCount(frameCount: format.frameCount)
         var accumulator = WindowAccumulator(analyzer: self, sampleRate: format.sampleRate, expectedWindows: expectedWindows,
                                             keeping: keeping, scoresAside: true)
@@ -110,6 +108,18 @@ public struct RecordingAnalyzer: Sendable {
         data.fileSize = after.size
         data.fileModified = after.modified
         return data
+    }
+
+    /// When the recording at `path` began, by the order `analyze` reads it (without a start given), its file opened
+    /// but not decoded; `nil` when it cannot be opened.
+    public func startTime(path: String, durationSeconds: Double) -> RecordingStartTime? {
+        guard let reader = try? AudioFileReader(path: path, acceptCutShort: true) else { return nil }
+        return startTime(explicit: nil, path: path, reader: reader, durationSeconds: durationSeconds)
+    }
+
+    private func startTime(explicit: Date?, path: String, reader: AudioFileReader, durationSeconds: Double) -> RecordingStartTime {
+        RecordingStartTime.resolve(explicit: explicit, path: path, metadataDate: reader.metadataStartDate(timeZone: timeZone),
+                                   durationSeconds: durationSeconds, timeZone: timeZone)
     }
 
     /// What a follower has heard so far of a recording in progress: the whole windows' confidences (row-major) and

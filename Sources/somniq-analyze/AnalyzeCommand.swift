@@ -61,7 +61,7 @@ struct AnalyzeCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp(
         "Time zone of start times given without one, a tz database name in any letter case (default: the system's, $TZ).",
-        discussion: "A date and time in a file name and a recorder's own date chunk are its clock's local time: they are read in this zone. Recordings already analysed keep their start (--reanalyze to read it again).",
+        discussion: "A date and time in a file name and a recorder's own date chunk are its clock's local time: they are read in this zone. Given for recordings already analysed, their start is read again in it (nothing is decoded again); without it they keep theirs.",
         valueName: "zone"))
     var timezone: String?
 
@@ -159,7 +159,7 @@ struct AnalyzeCommand: ParsableCommand {
         let batch = BatchAnalyzer(analyzer: RecordingAnalyzer(bundle: bundle, acceptsCutShort: !strict, timeZone: zone), store: store,
                                   profiles: profiles, jobs: jobs,
                                   reanalyze: reanalyze, explicitStart: start.flatMap(RecordingStartTime.parseISO8601),
-                                  startsByPath: starts)
+                                  startsByPath: starts, rereadsLocalStarts: timezone != nil)
         let interruption = SignalCatcher(signals: [SIGINT, SIGTERM]) { _ in batch.cancel() }
         // On a terminal: progress, and each skipped or failed file as it happens. Otherwise (or with --quiet)
         // stderr gets nothing but the closing summary.

@@ -146,6 +146,72 @@ let sampleNight = CommandRunner.root + "/fixtures/sample-night/sleep_recording_1
         #expect(city.stderr.contains("did you mean Europe/Berlin?"))
         #expect(!FileManager.default.fileExists(atPath: scratch.file("city.sqlite")), "a usage error writes nothing")
     }
+
+    /// A study analysed before its zone was given (on a node running on UTC, say) is put right by giving it: the nights
+    /// whose start came from a name move, nothing is decoded again, and a start from the file's time stays.
+    @Test func aTimeZoneGivenLaterRereadsTheStartsOfStoredNights() throws {
+        let named = scratch.file("Recording_20261130_231405.caf")
+        let unnamed = scratch.file("bedroom.caf")
+        for copy in [named, unnamed] { try FileManager.default.copyItem(atPath: sampleNight, toPath: copy) }
+        let db = scratch.file("study.sqlite")
+        #expect(try CommandRunner.run(["analyze", named, "--db", db, "--quiet"], environment: ["TZ": "UTC"]).status == 0)
+        #expect(try CommandRunner.run(["analyze", unnamed, "--db", scratch.file("unnamed.sqlite"), "--quiet"],
+                                      environment: ["TZ": "UTC"]).status == 0)
+        func stored(_ db: String) throws -> [String] {
+            try DatabaseQueue(path: db).read {
+                try String.fetchAll($0, sql: """
+                    SELECT start_utc || ' ' || start_source FROM recordings
+                    UNION ALL SELECT DISTINCT start_utc FROM episodes WHERE start_offset_s = (SELECT MIN(start_offset_s) FROM episodes)
+                    """)
+            }
+        }
+        #expect(try stored(db).first == "2026-11-30T23:14:05.000Z file-name-local")
+        let unnamedBefore = try stored(scratch.file("unnamed.sqlite"))
+
+        let again = try CommandRunner.run(["analyze", named, "--db", db, "--timezone", "Europe/Berlin"], environment: ["TZ": "UTC"])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stderr.contains("start time read again in Europe/Berlin: 2026-11-30T22:14:05.000Z (was 2026-11-30T23:14:05.000Z)"),
+                "\(again.stderr)")
+        #expect(again.stderr.contains("0 analysed, 1 updated"), "nothing decoded again: \(again.stderr)")
+        let moved = try stored(db)
+        #expect(moved.first == "2026-11-30T22:14:05.000Z file-name-local")
+        // The first episode's clock time moved with the start (its offset is 10 s into the night).
+        #expect(moved.dropFirst().allSatisfy { $0.hasPrefix("2026-11-30T22:14:") }, "\(moved)")
+
+        let twice = try CommandRunner.run(["analyze", named, "--db", db, "--timezone", "Europe/Berlin"], environment: ["TZ": "UTC"])
+        #expect(!twice.stderr.contains("read again"), "the same zone again changes nothing: \(twice.stderr)")
+        let fileTime = try CommandRunner.run(["analyze", unnamed, "--db", scratch.file("unnamed.sqlite"), "--timezone", "Asia/Tokyo"],
+                                             environment: ["TZ": "UTC"])
+        #expect(fileTime.status == 0)
+        #expect(try stored(scratch.file("unnamed.sqlite")) == unnamedBefore, "a modification time is a moment in every zone")
+    }
+
+    /// A night named by its date alone and copied later is dated by the copy: the summary says so and how to date it.
+    @Test func aNightNamedByItsDateAloneButDatedByACopyIsWarnedOf() throws {
+        let night = scratch.file("night_2026_11_27.caf")
+        try FileManager.default.copyItem(atPath: sampleNight, toPath: night)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_796_205_600)], ofItemAtPath: night)  // 2026-12-02T10:00Z
+        let db = scratch.file("dated.sqlite")
+        let result = try CommandRunner.run(["analyze", night, "--db", db], environment: ["TZ": "Europe/Berlin"])
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("\(night): warning: its name says 2026-11-27 but no time of day, so its start was taken from the "
+                                       + "file's modification time, 2026-12-02 10:56 (Europe/Berlin), and it is stored as the night of "
+                                       + "2026-12-01"), "\(result.stderr)")
+        #expect(result.stderr.contains("--start 2026-11-27T23:00:00+01:00 with the same --db"), "\(result.stderr)")
+
+        let dated = try CommandRunner.run(["analyze", night, "--db", db, "--start", "2026-11-27T23:00:00+01:00"])
+        #expect(dated.status == 0)
+        #expect(try CommandRunner.run(["recordings", "--db", db], environment: ["TZ": "Europe/Berlin"]).stdout.contains("2026-11-27"))
+
+        // Its own night's modification time (it ended the morning after) is no copy: no warning.
+        let kept = scratch.file("kept/night_2026_12_01.caf")
+        try FileManager.default.createDirectory(atPath: scratch.file("kept"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: sampleNight, toPath: kept)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_796_205_600)], ofItemAtPath: kept)
+        let quiet = try CommandRunner.run(["analyze", kept, "--db", scratch.file("kept.sqlite")], environment: ["TZ": "Europe/Berlin"])
+        #expect(quiet.status == 0)
+        #expect(!quiet.stderr.contains("warning"), "\(quiet.stderr)")
+    }
 }
 
 @Suite struct ClassifyAndListingTests {

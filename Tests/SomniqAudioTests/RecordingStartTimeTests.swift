@@ -94,6 +94,24 @@ import Testing
         #expect(RecordingStartTime.localDateFromFileName(name, timeZone: TimeZone(identifier: "UTC")!) == nil)
     }
 
+    /// The night's date a name gives even where it gives no time of day (what the warning of a copy's date reads).
+    @Test func readsTheCalendarDateOfANameWithOrWithoutATime() {
+        let dates: [String: DateComponents?] = [
+            "night_2026_11_27.wav": DateComponents(year: 2026, month: 11, day: 27),
+            "2026-11-30_0001.wav": DateComponents(year: 2026, month: 11, day: 30),
+            "20261130.flac": DateComponents(year: 2026, month: 11, day: 30),
+            "Recording 2026-11-30 at 23.14.05.wav": DateComponents(year: 2026, month: 11, day: 30),
+            "REC20261130231405.wav": DateComponents(year: 2026, month: 11, day: 30),
+            "2026-02-30.wav": nil,          // no such day
+            "x120261130.wav": nil,          // digits run on before
+            "202611301.wav": nil,           // and after
+            "night.wav": nil, "take 17 of 2026.wav": nil, "1795302000.wav": nil,
+        ]
+        for (name, date) in dates {
+            #expect(RecordingStartTime.calendarDateInFileName(name) == date, "\(name)")
+        }
+    }
+
     /// A recorder's chunk comes before the name's date (it travels with the audio), the name's date before the
     /// modification time (which a copy from the phone resets).
     @Test func aDateInTheNameComesAfterTheMetadata() throws {
