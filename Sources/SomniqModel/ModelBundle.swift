@@ -13,16 +13,21 @@ public struct ModelBundle: Sendable {
     public let profiles: ProfileSet
     /// The folder the files came from.
     public let location: String
+    /// How well each class is heard, by class id, from the folder's `quality.tsv` (`ClassQuality`); empty without one.
+    public let quality: [String: ClassQuality]
 
-    public init(classifier: ClassifierModel, profiles: ProfileSet, location: String) {
+    public init(classifier: ClassifierModel, profiles: ProfileSet, location: String, quality: [String: ClassQuality] = [:]) {
         self.classifier = classifier
         self.profiles = profiles
         self.location = location
+        self.quality = quality
     }
 
     /// The bundle as it chooses a whole clip's class (`ClassifierModel.choosingClips`): what `classify` and `evaluate
     /// --clips` analyse with.
-    public var choosingClips: ModelBundle { ModelBundle(classifier: classifier.choosingClips, profiles: profiles, location: location) }
+    public var choosingClips: ModelBundle {
+        ModelBundle(classifier: classifier.choosingClips, profiles: profiles, location: location, quality: quality)
+    }
 
     /// `model-name@model-version+profiles-version`: what an analysis records to say which rules made it.
     public var versionTag: String { "\(classifier.name)@\(classifier.version)+profiles@\(profiles.version)" }
@@ -41,7 +46,12 @@ public struct ModelBundle: Sendable {
         let profilesPath = ((folder.isEmpty ? "." : folder) as NSString).appendingPathComponent(profilesFileName)
         let classifier: ClassifierModel = try decode(path: modelPath)
         let profiles: ProfileSet = try decode(path: profilesPath)
-        return ModelBundle(classifier: classifier, profiles: profiles, location: folder)
+        let quality = try ClassQuality.load(folder: folder)
+        if let stranger = quality.keys.sorted().first(where: { !classifier.classIDs.contains($0) }) {
+            throw .invalid(path: ((folder.isEmpty ? "." : folder) as NSString).appendingPathComponent(ClassQuality.fileName),
+                           field: stranger, reason: "a class the model beside it does not define: is it the card of another model?")
+        }
+        return ModelBundle(classifier: classifier, profiles: profiles, location: folder, quality: quality)
     }
 
     /// Finds the default model: `$SOMNIQ_MODEL`, then `models/default` in the working directory, then

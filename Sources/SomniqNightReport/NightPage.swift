@@ -441,6 +441,23 @@ public struct NightPage {
             }
             html += "</td></tr>\n"
         }
-        html += "</table></div>\n</section>\n"
+        html += "</table></div>\n"
+        trust(&html)
+        html += "</section>\n"
+    }
+
+    /// How far to trust the names of tonight's sounds: the model's held-out precision for each class with an episode,
+    /// in the order they first come, beside the same for recordings unlike any it learnt from.
+    private func trust(_ html: inout String) {
+        var seen = Set<String>()
+        let classes = report.episodes.map(\.classID).filter { report.classQuality[$0] != nil && seen.insert($0).inserted }
+        guard !classes.isEmpty else { return }
+        func share(_ value: Double?) -> String { value.map { "\(Int(($0 * 100).rounded()))%" } ?? "none called so" }
+        let known = classes.map { "\(esc($0)) \(share(report.classQuality[$0]!.precision))" }.joined(separator: ", ")
+        let unknown = classes.map { "\(esc($0)) \(share(report.classQuality[$0]!.newSourcePrecision))" }.joined(separator: ", ")
+        html += "<p class=\"note\" id=\"trust\">How far to trust a sound's name: of the test clips the model called so, "
+            + "each scored by a model fitted without it, the share that were that sound: \(known); from recorders and rooms "
+            + "unlike any it learnt from: \(unknown). Listen to an episode before acting on it (<code>somniq-analyze classes</code> "
+            + "lists every class).</p>\n"
     }
 }

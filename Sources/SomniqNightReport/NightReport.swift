@@ -1,4 +1,5 @@
 import Foundation
+import SomniqModel
 import SomniqStore
 
 /// What one night's page shows, gathered from the database: plain values, so that the page is a pure function of
@@ -143,6 +144,9 @@ public struct NightReport: Sendable {
     public var otherNightScores: [Double] = []
     /// Clips that could not be cut, and why (the page says the audio is missing, not that there was none).
     public var audioProblem: String?
+    /// How well the model that analysed the night hears each class with an episode (its report card's
+    /// `ClassQuality`), by class id; empty when its card is not at hand.
+    public var classQuality: [String: ClassQuality] = [:]
 
     public init(recording: Recording, profile: String, warnings: [String], envelope: [Float], lanes: [String], episodes: [Episode],
                 alerts: [Alert], snores: [Event], bouts: [Bout], profiles: [ProfileColumn], audioProblem: String? = nil) {

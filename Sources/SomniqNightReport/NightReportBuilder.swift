@@ -128,6 +128,10 @@ public struct NightReportBuilder {
         report.snoring = try store.nightSummary(recordingID: id)
         report.loudestSnores = loudestSnores
         report.tags = try store.tags(recordingID: id)
+        // The card read is the model's at hand: only when it is the one that analysed the night.
+        if recording.modelName == bundle.classifier.name, recording.modelVersion == bundle.classifier.version {
+            report.classQuality = bundle.quality.filter { entry in episodes.contains { $0.classID == entry.key } }
+        }
         report.otherNightScores = nights.filter { !$0.recordingIDs.contains(id) }.map(\.summary.snoreScore)
         if let night = nights.first(where: { $0.recordingIDs.contains(id) }), night.recordingIDs.count > 1 {
             report.pieces = try night.recordingIDs.compactMap { pieceID in

@@ -3,12 +3,15 @@ import SomniqFeatures
 import SomniqFit
 import SomniqModel
 
-/// Writes a model folder: `model.json`, `profiles.json` and a README saying how the model was made.
+/// Writes a model folder: `model.json`, `profiles.json` and a README saying how the model was made. A report card's
+/// `quality.tsv` left in the folder by the model it replaces is removed: it describes that model, not this one.
 public enum ModelWriter {
     public static func write(model: ClassifierModel, profiles: ModelBundle, to folder: String, reports: [ModelFitter.ClassReport],
                              augmentation: String? = nil, sourceBalance: Double = 0, mixedBags: Int = 0, command: String, clips: Int,
                              scores: String?) throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let card = (folder as NSString).appendingPathComponent(ClassQuality.fileName)
+        if FileManager.default.fileExists(atPath: card) { try FileManager.default.removeItem(atPath: card) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         try (String(decoding: try encoder.encode(model), as: UTF8.self) + "\n")

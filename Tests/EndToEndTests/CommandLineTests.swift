@@ -289,6 +289,20 @@ let sampleNight = CommandRunner.root + "/fixtures/sample-night/sleep_recording_1
         let classes = try CommandRunner.run(["classes"])
         #expect(classes.status == 0)
         #expect(classes.stdout.contains("smoke_detector  critical"))
+        // Each fitted class with how well it is heard, from the model's card (models/default/quality.tsv).
+        let fitted = try CommandRunner.run(["classes", "--model", CommandRunner.root + "/models/default"])
+        let sneeze = try #require(fitted.stdout.split(separator: "\n").first { $0.hasPrefix("sneeze ") })
+        #expect(sneeze.contains("86 (3)") && sneeze.contains("0.581 / 0.291") && sneeze.contains("0.263 / 0.116"), "\(sneeze)")
+        let wind = try #require(fitted.stdout.split(separator: "\n").first { $0.hasPrefix("wind ") })
+        #expect(wind.contains("— / 0.000"), "no clip was called wind: \(wind)")
+        let json = try CommandRunner.run(["classes", "--format", "json", "--model", CommandRunner.root + "/models/default"])
+        let listed = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [String: Any]
+        let entries = listed["classes"] as! [[String: Any]]
+        let snoring = try #require(entries.first { $0["id"] as? String == "snoring" }?["heldOut"] as? [String: Any])
+        #expect(snoring["clips"] as? Int == 394 && snoring["newSourceRecall"] as? Double == 0.52)
+        #expect(entries.first { $0["id"] as? String == "gasp" }?["heldOut"] == nil, "the hand-written gasp has no card")
+        let handWritten = try CommandRunner.run(["classes", "--model", CommandRunner.root + "/models/rules"])
+        #expect(!handWritten.stdout.contains("heard: P / R"), "the hand-written rules have no card")
         let rules = try CommandRunner.run(["profiles", "--rules"])
         #expect(rules.stdout.contains("rules under very-sensitive"))
     }

@@ -43,14 +43,19 @@ import Testing
         // The fitted model is a model like any other: it classifies.
         let classes = try CommandRunner.run(["classes", "--model", out])
         #expect(classes.status == 0)
+        #expect(!classes.stdout.contains("heard: P / R"), "a fitted model has no report card until one is made")
         let classified = try CommandRunner.run(["classify", scratch.file("clips/snoring/snoring-1.wav"), "--model", out, "--format", "json"])
         #expect(classified.status == 0)
 
         // Fitting the same data again writes the same model.
         let again = scratch.file("models/again")
+        // A card left in the folder described the model replaced: it goes with it.
+        try FileManager.default.createDirectory(atPath: again, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: CommandRunner.root + "/models/default/quality.tsv", toPath: again + "/quality.tsv")
         _ = try CommandRunner.run(["fit", "--clips", clips, "--map", scratch.file("map.tsv"), "--out", again, "--name", "bedroom",
                                    "--min-examples", "3", "--max-depth", "2"])
         #expect(try Data(contentsOf: URL(fileURLWithPath: again + "/model.json")) == Data(contentsOf: URL(fileURLWithPath: out + "/model.json")))
+        #expect(!FileManager.default.fileExists(atPath: again + "/quality.tsv"))
 
         // --method tree writes one tree as rule paths instead.
         let tree = scratch.file("models/tree")

@@ -34,6 +34,8 @@ import Testing
         for model in ["default", "rules"] {
             #expect(FileManager.default.fileExists(atPath: prefix + "/share/somniq-analyze/models/\(model)/model.json"))
         }
+        #expect(FileManager.default.contentsEqual(atPath: prefix + "/share/somniq-analyze/models/default/quality.tsv",
+                                                  andPath: CommandRunner.root + "/models/default/quality.tsv"), "the default model's card")
         #expect(log.contains("\(prefix)/bin is not on your PATH"))
 
         // From an empty folder far from the clone: the installed default model.

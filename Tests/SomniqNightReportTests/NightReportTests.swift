@@ -345,6 +345,27 @@ private func night(duration: Double = 600, snores: [NightReport.Event]? = nil, e
         #expect(Set(report.lanes) == episodeClasses.union(report.snores.isEmpty ? [] : ["snoring"]), "\(report.lanes)")
     }
 
+    /// The episodes' classes with how far their names can be trusted, from the card of the model that analysed the
+    /// night; none from a card of another model than the night's.
+    @Test func theEpisodesSoundsComeWithTheModelsHeldOutPrecision() throws {
+        let (store, bundle, _, _) = try stored(profiles: ["balanced"], model: "default", night: "sample-night/sleep_recording_1795302000.caf")
+        let report = try NightReportBuilder(store: store, bundle: bundle).report(recordingID: 1, profile: "balanced")
+        let carded = Set(report.episodes.map(\.classID)).intersection(bundle.quality.keys)
+        #expect(carded.contains("snoring") && carded.contains("smoke_detector"), "\(carded)")
+        #expect(Set(report.classQuality.keys) == carded, "the gasp, hand-written, has no card; classes without an episode are left out")
+        let page = NightPage(report: report, clock: LocalClock(timeZone: TimeZone(identifier: "UTC")!)).render()
+        let note = try #require(page.range(of: "<p class=\"note\" id=\"trust\">").map { String(page[$0.lowerBound...].prefix(600)) })
+        // snoring first (the night's first episode), at the card's 0.789 and 0.603.
+        #expect(note.contains("that sound: snoring 79%, "), "\(note)")
+        #expect(note.contains("learnt from: snoring 60%, "), "\(note)")
+
+        let (other, rules, _, _) = try stored(profiles: ["balanced"], model: "rules", night: "sample-night/sleep_recording_1795302000.caf")
+        _ = rules
+        let byAnother = try NightReportBuilder(store: other, bundle: bundle).report(recordingID: 1, profile: "balanced")
+        #expect(byAnother.classQuality.isEmpty, "the night was analysed with the rules, not the model whose card is at hand")
+        #expect(!NightPage(report: byAnother, clock: LocalClock(timeZone: TimeZone(identifier: "UTC")!)).render().contains("id=\"trust\""))
+    }
+
     /// A recording that is a piece of a night gets the night's pieces (from the store, in order) and its whole figures.
     @Test func aPieceOfANightKnowsTheOthers() throws {
         // The fixture stored as recording 1 (dated by its file), then as two pieces of the night of 1 Jan 2020: 22:00, and
