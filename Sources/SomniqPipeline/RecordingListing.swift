@@ -9,6 +9,9 @@ public struct RecordingListing: Sendable {
         public var id: Int64
         public var path: String
         public var startUtc: String?
+        /// Where the start came from (`RecordingStartTime.Source`: `explicit`, `file-name`, `metadata`,
+        /// `file-name-local`, `modification-time`).
+        public var startSource: String?
         /// The night it belongs to, as the report dates nights (local time; `tag`, `report` and the rest take it).
         public var night: String?
         public var durationSeconds: Double?
@@ -33,7 +36,7 @@ public struct RecordingListing: Sendable {
         let runs = try store.profileRuns()
         let tags = try store.tagsByRecording()
         entries = try store.recordings().map { record in
-            Entry(id: record.id, path: record.path, startUtc: record.startUTC,
+            Entry(id: record.id, path: record.path, startUtc: record.startUTC, startSource: record.startSource,
                   night: record.startUTC.flatMap(UTCTimestamp.parse).map { Formatting.nightDate($0, timeZone: timeZone) },
                   durationSeconds: record.durationSeconds,
                   status: record.status, errorCode: record.errorCode, errorMessage: record.errorMessage,
@@ -53,6 +56,9 @@ public struct RecordingListing: Sendable {
         }
     }
 
+    /// The start source of a recording dated by its file's modification time, which the table marks.
+    static let fileTime = "modification-time"
+
     static func episodes(_ entry: Entry) -> String {
         entry.profiles.map { "\($0.profile) \($0.episodes)" }.joined(separator: ", ")
     }
@@ -61,13 +67,18 @@ public struct RecordingListing: Sendable {
         var table = TextTable(headers: ["id", "night", "start (UTC)", "duration", "status", "model", "episodes per profile", "tags", "path"],
                               alignments: [.right, .left, .left, .right, .left, .left, .left, .left, .left])
         for entry in entries {
-            table.append([String(entry.id), entry.night ?? "", entry.startUtc ?? "", entry.durationSeconds.map(Formatting.clock) ?? "", Self.state(entry),
+            let start = (entry.startUtc ?? "") + (entry.startSource == Self.fileTime ? " *" : "")
+            table.append([String(entry.id), entry.night ?? "", start, entry.durationSeconds.map(Formatting.clock) ?? "", Self.state(entry),
                           entry.model ?? "", Self.episodes(entry), entry.tags.joined(separator: ","), entry.path])
         }
         var text = table.render()
         // Why each failure failed, below the table (messages are long).
         for entry in entries where entry.status == "failed" {
             text += "\(entry.id): \(entry.errorMessage ?? entry.errorCode ?? "failed")\n"
+        }
+        if entries.contains(where: { $0.startSource == Self.fileTime }) {
+            text += "* start taken from the file's modification time (no date and time in its name or its recorder's chunk), "
+                + "which copying a file resets: check its night, and set it with analyze FILE --start (nothing is decoded again)\n"
         }
         let complete = entries.filter { $0.status == "complete" }.count
         let partial = entries.filter { $0.status == "partial" }.count
@@ -84,7 +95,7 @@ public struct RecordingListing: Sendable {
     public func csv() -> String {
         CSVText.make { writer in
             writer.write(row: ["id", "path", "start_utc", "night", "duration_s", "status", "error_code", "error_message", "truncated",
-                               "declared_frames", "sample_rate", "model", "profiles", "episodes", "alerts", "tags"])
+                               "declared_frames", "sample_rate", "model", "profiles", "episodes", "alerts", "tags", "start_source"])
             for entry in entries {
                 writer.integer(entry.id); writer.text(entry.path); writer.text(entry.startUtc ?? ""); writer.text(entry.night ?? "")
                 if let duration = entry.durationSeconds { writer.number(duration) } else { writer.plain("") }
@@ -97,6 +108,7 @@ public struct RecordingListing: Sendable {
                 writer.text(entry.profiles.map { "\($0.profile)=\($0.episodes)" }.joined(separator: " "))
                 writer.text(entry.profiles.map { "\($0.profile)=\($0.alerts)" }.joined(separator: " "))
                 writer.text(entry.tags.joined(separator: ","))
+                writer.text(entry.startSource ?? "")
                 writer.endRow()
             }
         }

@@ -199,9 +199,18 @@ let sampleNight = CommandRunner.root + "/fixtures/sample-night/sleep_recording_1
                                        + "2026-12-01"), "\(result.stderr)")
         #expect(result.stderr.contains("--start 2026-11-27T23:00:00+01:00 with the same --db"), "\(result.stderr)")
 
+        let listed = try CommandRunner.run(["recordings", "--db", db], environment: ["TZ": "Europe/Berlin"]).stdout
+        #expect(listed.contains("2026-12-01  2026-12-02T09:56:00.000Z *") && listed.contains("* start taken from the file's modification time"),
+                "\(listed)")
+
         let dated = try CommandRunner.run(["analyze", night, "--db", db, "--start", "2026-11-27T23:00:00+01:00"])
         #expect(dated.status == 0)
-        #expect(try CommandRunner.run(["recordings", "--db", db], environment: ["TZ": "Europe/Berlin"]).stdout.contains("2026-11-27"))
+        let relisted = try CommandRunner.run(["recordings", "--db", db], environment: ["TZ": "Europe/Berlin"]).stdout
+        #expect(relisted.contains("2026-11-27  2026-11-27T22:00:00.000Z ") && !relisted.contains("*"), "\(relisted)")
+        let csv = try CommandRunner.run(["recordings", "--db", db, "--format", "csv"]).stdout
+        let lines = csv.split(whereSeparator: \.isNewline)  // RFC 4180's CRLF
+        #expect(lines.count == 2 && lines[0].hasPrefix("id,path,") && lines[0].hasSuffix(",tags,start_source")
+                    && lines[1].hasSuffix(",explicit"), "\(csv)")
 
         // Its own night's modification time (it ended the morning after) is no copy: no warning.
         let kept = scratch.file("kept/night_2026_12_01.caf")
