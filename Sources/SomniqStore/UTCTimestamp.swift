@@ -1,3 +1,5 @@
+import Foundation
+
 /// ISO-8601 UTC timestamps with millisecond precision, e.g. `2026-11-22T06:27:57.500Z`.
 ///
 /// Computed by integer arithmetic on the proleptic Gregorian calendar (Howard Hinnant's
@@ -44,6 +46,14 @@ public enum UTCTimestamp {
             put(millisecond, 3, then: UInt8(ascii: "Z"))
             return position
         }
+    }
+
+    /// The same moment as the wall clock of `timeZone` shows it, with its offset: `2026-12-01T23:10:15.500+01:00`.
+    public static func format(milliseconds: Int64, in timeZone: TimeZone) -> String {
+        let offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+        let local = format(milliseconds: milliseconds + Int64(offset) * 1000)
+        let minutes = abs(offset) / 60
+        return local.dropLast() + (offset < 0 ? "-" : "+") + String(format: "%02d:%02d", minutes / 60, minutes % 60)
     }
 
     /// Milliseconds since the epoch of a timestamp in this format (`nil` if it is not one).

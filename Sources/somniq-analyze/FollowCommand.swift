@@ -80,7 +80,7 @@ struct FollowCommand: ParsableCommand {
     var start: String?
 
     @Option(help: ArgumentHelp(
-        "Time zone of a date and time in a recording's file name (20261130_231405.wav), a tz database name in any letter case (default: the system's, $TZ).",
+        "Time zone of a date and time in a recording's file name (20261130_231405.wav) and of the times the text lines print, a tz database name in any letter case (default: the system's, $TZ).",
         valueName: "zone"))
     var timezone: String?
 
@@ -279,7 +279,7 @@ struct FollowCommand: ParsableCommand {
         let analyzer = RecordingAnalyzer(bundle: bundle)
         let rules = bundle.rules(for: chosen, frameHz: AnalysisGrid.frameHz)
         var live = LiveAlerts(profile: chosen, bundle: bundle)
-        let printer = AlertPrinter(format: format, profile: chosen.name, classIDs: bundle.classifier.classIDs, path: path)
+        let printer = AlertPrinter(format: format, profile: chosen.name, classIDs: bundle.classifier.classIDs, path: path, timeZone: zone)
         var raisedCount = 0
         var lastRaised: (classID: String, offsetSeconds: Double)?
         func raise(_ alerts: [Alert], start: Date) {
@@ -541,19 +541,22 @@ struct AlertPrinter {
     let profile: String
     let classIDs: [String]
     let path: String
+    /// The zone a text line gives the time in (the clock on the sleeper's wall); JSON and `SOMNIQ_TIME` give UTC.
+    let timeZone: TimeZone
 
     struct Fields {
-        var classID: String, tier: String, kind: String, offsetSeconds: Double, time: String, confidence: Float
+        var classID: String, tier: String, kind: String, offsetSeconds: Double, time: String, localTime: String, confidence: Float
         var environment: [String: String]
     }
 
     func fields(_ alert: Alert, tier: AlertTier, start: Date) -> Fields {
         let offset = AnalysisGrid.windowStartSeconds(alert.frame) + AnalysisGrid.windowSeconds
-        let time = UTCTimestamp.format(milliseconds: UTCTimestamp.milliseconds(
-            startMilliseconds: Int64((start.timeIntervalSince1970 * 1000).rounded()), offsetSeconds: offset))
+        let milliseconds = UTCTimestamp.milliseconds(startMilliseconds: Int64((start.timeIntervalSince1970 * 1000).rounded()),
+                                                     offsetSeconds: offset)
+        let time = UTCTimestamp.format(milliseconds: milliseconds)
         let classID = classIDs[alert.classIndex]
         return Fields(classID: classID, tier: tier.rawValue, kind: alert.kind.rawValue, offsetSeconds: offset, time: time,
-                      confidence: alert.confidence,
+                      localTime: UTCTimestamp.format(milliseconds: milliseconds, in: timeZone), confidence: alert.confidence,
                       environment: ["SOMNIQ_CLASS": classID, "SOMNIQ_TIER": tier.rawValue, "SOMNIQ_KIND": alert.kind.rawValue,
                                     "SOMNIQ_OFFSET_S": Formatting.fixed(offset, 1), "SOMNIQ_TIME": time,
                                     "SOMNIQ_CONFIDENCE": Formatting.fixed(Double(alert.confidence), 3),
@@ -563,7 +566,7 @@ struct AlertPrinter {
     func line(_ fields: Fields) -> String {
         switch format {
         case .text:
-            return "\(fields.time)  +\(Formatting.clock(fields.offsetSeconds))  \(fields.classID) (\(fields.tier), \(fields.kind))  "
+            return "\(fields.localTime)  +\(Formatting.clock(fields.offsetSeconds))  \(fields.classID) (\(fields.tier), \(fields.kind))  "
                 + "confidence \(Formatting.fixed(Double(fields.confidence), 2))"
         case .jsonl:
             let object: [String: Any] = ["class": fields.classID, "tier": fields.tier, "kind": fields.kind, "time": fields.time,

@@ -202,6 +202,16 @@ import Testing
         #expect(abs((RecordingStartTime.parseISO8601(time) ?? .distantPast).timeIntervalSince(expected)) < 0.001, "\(time) at +\(offset) s")
         #expect(try DatabaseQueue(path: db).read { try String.fetchOne($0, sql: "SELECT start_utc FROM recordings") }
             == "2026-11-30T14:14:05.000Z")
+
+        // A line for people gives the time on the sleeper's clock, with its offset; JSON keeps UTC.
+        let text = try CommandRunner.run(["follow", caf, "--db", scratch.file("text.sqlite"), "--timezone", "asia/tokyo"])
+        let line = try #require(text.stdout.split(separator: "\n").first)
+        let tokyo = ISO8601DateFormatter()
+        tokyo.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        tokyo.timeZone = TimeZone(identifier: "Asia/Tokyo")!
+        let local = tokyo.string(from: try #require(RecordingStartTime.parseISO8601(time)))
+        #expect(local.hasPrefix("2026-11-30T23:") && local.hasSuffix("+09:00"), "\(local)")
+        #expect(line.hasPrefix("\(local)  +"), "\(line)")
     }
 
     /// A recorder that gives the finished file another name has the night stored under it (the night stored as heard,

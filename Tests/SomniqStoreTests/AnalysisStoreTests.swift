@@ -219,6 +219,22 @@ func results(for data: RecordingData) -> [ProfileResult] {
         #expect(UTCTimestamp.milliseconds(startMilliseconds: 1000, offsetSeconds: 0.0005) == 1001)
     }
 
+    /// A moment as a zone's wall clock shows it, with the offset that zone had then.
+    @Test func formatsInAZone() {
+        let zone = { (name: String) in TimeZone(identifier: name)! }
+        #expect(UTCTimestamp.format(milliseconds: 1_795_302_000_500, in: zone("Europe/Berlin")) == "2026-11-22T00:00:00.500+01:00")
+        #expect(UTCTimestamp.format(milliseconds: 1_782_000_000_000, in: zone("Europe/Berlin")) == "2026-06-21T02:00:00.000+02:00")
+        #expect(UTCTimestamp.format(milliseconds: 1_795_302_000_500, in: zone("America/St_Johns")) == "2026-11-21T19:30:00.500-03:30")
+        #expect(UTCTimestamp.format(milliseconds: 1_795_302_000_500, in: zone("UTC")) == "2026-11-21T23:00:00.500+00:00")
+        // Each reads back, through Foundation's parser, as the same moment.
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        for name in ["Asia/Kolkata", "America/Los_Angeles", "Pacific/Chatham"] {
+            #expect(formatter.date(from: UTCTimestamp.format(milliseconds: 1_795_302_000_500, in: zone(name)))
+                    == Date(timeIntervalSince1970: 1_795_302_000.5), "\(name)")
+        }
+    }
+
     @Test func agreesWithFoundation() {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
