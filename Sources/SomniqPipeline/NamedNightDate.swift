@@ -18,20 +18,14 @@ public enum NamedNightDate {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         guard let example = calendar.date(from: DateComponents(year: year, month: month, day: day, hour: 23)) else { return nil }
-        let start = Date(timeIntervalSince1970: Double(data.startMilliseconds) / 1000)
+        // Wall-clock readings in the zone: the start to the minute, the example to the second (its milliseconds are 0).
+        let start = UTCTimestamp.format(milliseconds: data.startMilliseconds, in: timeZone).prefix(16).replacingOccurrences(of: "T", with: " ")
+        let exampleStart = UTCTimestamp.format(milliseconds: Int64(example.timeIntervalSince1970) * 1000, in: timeZone)
+            .replacingOccurrences(of: ".000", with: "")
         return "its name says \(namedNight) but no time of day, so its start was taken from the file's modification time, "
-            + "\(format(start, "yyyy-MM-dd HH:mm", timeZone)) (\(timeZone.identifier)), and it is stored as the night of \(storedNight) "
+            + "\(start) (\(timeZone.identifier)), and it is stored as the night of \(storedNight) "
             + "(copying a file re-dates it); if it was recorded the night of \(namedNight), give its start: "
-            + "somniq-analyze analyze \(Formatting.shellQuoted(data.path)) --start \(format(example, "yyyy-MM-dd'T'HH:mm:ssxxx", timeZone)) "
+            + "somniq-analyze analyze \(Formatting.shellQuoted(data.path)) --start \(exampleStart) "
             + "with the same --db (the time is an example; the stored night moves without being decoded again)"
-    }
-
-    private static func format(_ date: Date, _ pattern: String, _ timeZone: TimeZone) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.calendar = Calendar(identifier: .gregorian)
-        formatter.timeZone = timeZone
-        formatter.dateFormat = pattern
-        return formatter.string(from: date)
     }
 }
