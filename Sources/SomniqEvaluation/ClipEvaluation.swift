@@ -125,6 +125,13 @@ public struct ClipEvaluation: Sendable {
         return Double(judged.filter { $0 }.count) / Double(judged.count)
     }
 
+    /// The clips (or windows) of none of our classes for sure (a label that maps to none, not a mixed bag), and how many
+    /// of them were predicted as one of ours: the false alarms a set of ordinary sounds draws.
+    public var noneOfOurs: (clips: Int, takenForOurs: Int) {
+        let none = clips.filter { target(of: $0) == .none }
+        return (none.count, none.count { !nothing.contains($0.predicted) })
+    }
+
     /// Rows: dataset labels (a finer category only where the map has a line of its own for it); columns: predicted
     /// classes; in sorted order.
     public var confusion: (labels: [String], predictions: [String], counts: [[Int]]) {

@@ -13,7 +13,7 @@ import Foundation
 ///
 /// A line with a third column (an `fnmatch` pattern on the clip's file name, without its folder) decides for the clips
 /// of that label whose file name matches, before the line without one. A label the file does not name maps to the
-/// class of the same name.
+/// class of the same name; `other` (and a line mapping a label to it) to none of ours (`noneOfOurs`).
 ///
 /// A clip may also carry the dataset's own finer category (a manifest's `orig_label` column), which a line names after
 /// a colon (`other:screaming`, `alarm:clock_alarm`). The line for the whole `label:category` decides first, then the
@@ -75,14 +75,25 @@ public struct LabelMap: Equatable, Sendable {
     /// where there is one, lets a patterned line decide.
     public func target(for label: String, detail: String? = nil, path: String? = nil) -> Target {
         let whole = Self.label(label, detail: detail)
-        if detail != nil, let entry = entries[whole] { return entry }
+        if detail != nil, let entry = entries[whole] { return Self.resolved(entry) }
         if let path, !patternEntries.isEmpty {
             let name = (path as NSString).lastPathComponent
             if let entry = patternEntries.first(where: { ($0.label == label || $0.label == whole) && fnmatch($0.pattern, name, 0) == 0 }) {
-                return entry.target
+                return Self.resolved(entry.target)
             }
         }
-        return entries[label] ?? .classes([label])
+        return Self.resolved(entries[label] ?? .classes([label]))
+    }
+
+    /// The model's class of sounds that are none of ours (`TopClass.other`). A label that names it, or that a line maps to
+    /// it, is a sound of none of our classes (`none`): silence is as right for it as `other`, one of ours is a false
+    /// positive, and in a fit it is an example of `other` and a counter-example of every class. Read as a class of its
+    /// own it taught `other` nothing (a user's `other/` folder, or an Audacity label "other"), and predicting silence
+    /// for a stretch of a night nobody marked was counted as a miss.
+    public static let noneOfOurs = "other"
+
+    private static func resolved(_ target: Target) -> Target {
+        target == .classes([noneOfOurs]) ? .none : target
     }
 
     public static func parse(_ text: String, path: String = "<map>") throws(DCASETable.ParseError) -> LabelMap {

@@ -132,7 +132,7 @@ public enum EvaluationReport {
 
     /// How a window of a recording labelled by events is scored (`fit --labels --cross-validate`).
     public static let windowRule = "each window's top class (above the model's detection floor) against the class of "
-        + "the event covering half of it, or none of ours (other)"
+        + "the event covering half of it; a window of no event is none of ours, for which silence or other is right"
 
     /// The scores as a table; `windows`: the scored items are the windows of recordings labelled by events, not clips.
     public static func clipsTable(_ evaluation: ClipEvaluation, windows: Bool = false) -> String {
@@ -141,7 +141,13 @@ public enum EvaluationReport {
         text += "\(Formatting.counted(evaluation.clips.count, item)) scored, "
             + (windows ? "" : "\(evaluation.excluded) excluded by the label map, "
                 + "\(evaluation.unjudged) predicted as a class their mixed bag may hold (not judged); ")
-            + "accuracy \(number(evaluation.accuracy)), macro F1 \(number(evaluation.macroF1))\n\n"
+            + "accuracy \(number(evaluation.accuracy)), macro F1 \(number(evaluation.macroF1))\n"
+        let none = evaluation.noneOfOurs
+        if none.clips > 0 {
+            text += "of \(Formatting.counted(none.clips, "\(item)")) of none of our classes\(windows ? " (no event)" : ""), "
+                + "\(none.takenForOurs) (\(Formatting.fixed(100 * Double(none.takenForOurs) / Double(none.clips), 1))%) taken for one of ours\n"
+        }
+        text += "\n"
         var table = TextTable(headers: ["class", "F1", "P", "R", "\(item)s", "predicted", "TP"],
                               alignments: [.left, .right, .right, .right, .right, .right, .right])
         for label in evaluation.scoredClasses {
@@ -179,6 +185,8 @@ public enum EvaluationReport {
             /// Clips predicted as a class their mixed bag may hold: neither right nor wrong (their `correct` is absent).
             var unjudged: Int
             var accuracy: Double?, macroF1: Double?
+            /// Clips of none of our classes, and how many were predicted as one of ours.
+            var noneOfOurs: Int, noneOfOursTakenForOurs: Int
             var classWise: [String: DetectionCounts]
             var confusion: Confusion
             var reliability: [Bin]
@@ -189,6 +197,7 @@ public enum EvaluationReport {
             rule: clipRule, clips: evaluation.clips.count, excluded: evaluation.excluded, unjudged: evaluation.unjudged,
             accuracy: evaluation.accuracy,
             macroF1: evaluation.macroF1,
+            noneOfOurs: evaluation.noneOfOurs.clips, noneOfOursTakenForOurs: evaluation.noneOfOurs.takenForOurs,
             classWise: Dictionary(uniqueKeysWithValues: evaluation.scoredClasses.map { ($0, evaluation.counts(for: $0)) }),
             confusion: Confusion(labels: confusion.labels, predictions: confusion.predictions, counts: confusion.counts),
             reliability: evaluation.reliability.map { Bin(confidenceFrom: $0.lower, clips: $0.clips, correct: $0.correct) },

@@ -396,7 +396,7 @@ struct FitCommand: ParsableCommand {
                     // event it holds, or none; FitDataBuilder.windowHolds) against its top class.
                     for (window, predicted) in prediction.windows.enumerated() where clip.used[window] {
                         evaluation.add(path: "\(clip.path)@\(AnalysisGrid.windowStartSeconds(window))s",
-                                       label: clip.windowClasses[window] ?? "other", predicted: predicted.label,
+                                       label: clip.windowClasses[window] ?? LabelMap.noneOfOurs, predicted: predicted.label,
                                        confidence: predicted.confidence)
                     }
                     continue
@@ -511,8 +511,13 @@ struct FitCommand: ParsableCommand {
         }
         guard let out else { return }
         let (fitted, reports) = fitter.fit(dataset, clipIndices: training, base: baseBundle.classifier)
-        let notFitted = reports.filter { !$0.fitted && $0.classID != "silence" }
-            .map { "\($0.classID) (\(Formatting.counted($0.positiveExamples, "example")): \($0.note))" }
+        // In a recording labelled by events, what no event covers is one example of `other` (none of ours) a recording.
+        let notFitted = reports.filter { !$0.fitted && $0.classID != "silence" }.map { report in
+            let examples = labels != nil && report.classID == TopClass.other
+                ? "the unmarked time of \(Formatting.counted(report.positiveExamples, "recording"))"
+                : Formatting.counted(report.positiveExamples, "example")
+            return "\(report.classID) (\(examples): \(report.note))"
+        }
         guard reports.contains(where: \.fitted) else {
             Terminal.error("\(out): error: no class could be fitted, so no model was written: "
                 + "\(notFitted.joined(separator: ", ")); label at least --min-examples \(minExamples) examples of a class "

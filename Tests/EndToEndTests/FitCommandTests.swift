@@ -182,6 +182,34 @@ import Testing
         }
     }
 
+    /// Found as a new user would: a folder named `other` (everyday sounds, none of ours), without a label map, was read as
+    /// a class of its own, and so taught the `other` class nothing ("other (0 examples: no examples; kept as written)").
+    /// It is none of ours, as the development set's map says: its clips fit `other`, and `evaluate --clips` counts silence
+    /// or `other` right for them and any class of ours a false alarm.
+    @Test func aFolderNamedOtherTeachesTheOtherClassWithoutAMap() throws {
+        let scratch = Scratch()
+        let clips = try makeClips(scratch)
+        let fitted = try CommandRunner.run(["fit", "--clips", clips, "--out", scratch.file("mine"), "--min-examples", "3",
+                                            "--rounds", "5", "--augment", "0"])
+        #expect(fitted.status == 0, "\(fitted.stderr)")
+        #expect(LabelMap.noneOfOurs == TopClass.other)
+        #expect(fitted.stderr.contains(" other (5 trees)") && !fitted.stderr.contains("other (0 examples"), "\(fitted.stderr)")
+
+        let scored = try CommandRunner.run(["evaluate", "--clips", clips, "--format", "json",
+                                            "--model", CommandRunner.root + "/models/default"])
+        #expect(scored.status == 0, "\(scored.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(scored.stdout.utf8)) as? [String: Any] ?? [:]
+        let predictions = (report["predictions"] as? [[String: Any]] ?? []).filter { $0["label"] as? String == "other" }
+        #expect(predictions.count == 6 && report["noneOfOurs"] as? Int == 6, "\(report)")
+        for prediction in predictions {
+            let predicted = prediction["predicted"] as? String ?? ""
+            #expect(prediction["correct"] as? Bool == ["silence", "other", "unclassified"].contains(predicted), "\(prediction)")
+        }
+        #expect(report["noneOfOursTakenForOurs"] as? Int
+                == predictions.count { !["silence", "other", "unclassified"].contains($0["predicted"] as? String ?? "") })
+        #expect((report["classWise"] as? [String: Any])?["other"] == nil, "`other` is no class a label can hold")
+    }
+
     /// Two event-labelled nights, cross-validated: scored window by window against their labels (never file names as
     /// classes); and labels too few for any class: nothing is written, the tool says what was not fitted and why.
     /// Two synthesised four-minute nights at 8 kHz in `nights/`, their events in one DCASE table, `labels.tsv`.
@@ -210,6 +238,17 @@ import Testing
         #expect(predictions.count > 800, "two four-minute nights, a window every half second")
         #expect(!labels.contains("night1.wav") && !labels.contains("night2.wav") && labels.contains("snoring"), "\(labels)")
         #expect((kFold["accuracy"] as? Double ?? 0) > 0.5, "\(kFold["accuracy"] ?? "none")")
+        // A window no event covers is none of ours: heard as silence or `other` it is right, as one of ours a false alarm,
+        // and the share of such windows taken for ours is counted.
+        let unmarked = predictions.filter { $0["label"] as? String == "other" }
+        #expect(unmarked.count > 200 && kFold["noneOfOurs"] as? Int == unmarked.count, "\(unmarked.count)")
+        #expect(unmarked.contains { $0["predicted"] as? String == "silence" }, "a quiet stretch of the night")
+        for window in unmarked {
+            let predicted = window["predicted"] as? String ?? ""
+            #expect(window["correct"] as? Bool == ["silence", "other", "unclassified"].contains(predicted), "\(window)")
+        }
+        #expect(kFold["noneOfOursTakenForOurs"] as? Int
+                == unmarked.count { !["silence", "other", "unclassified"].contains($0["predicted"] as? String ?? "") })
 
         // One labelled second of one class: too few to fit anything.
         try "filename\tonset\toffset\tevent_label\nnight1.wav\t10.0\t11.0\tsnoring\n"

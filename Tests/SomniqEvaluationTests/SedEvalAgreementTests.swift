@@ -180,6 +180,26 @@ func expectAgreement(_ scores: DetectionScores, _ pinned: Pinned, _ context: Str
         let confusion = clips.confusion
         #expect(confusion.labels == ["alarm", "other", "snoring"])
         #expect(confusion.counts[confusion.labels.firstIndex(of: "other")!][confusion.predictions.firstIndex(of: "snoring")!] == 1)
+        #expect(clips.noneOfOurs.clips == 2 && clips.noneOfOurs.takenForOurs == 1)
+    }
+
+    /// `other` is the model's class of none of ours, not a class a label can hold: a label that names it, or a line mapping
+    /// a label to it, is none of ours, with or without a map.
+    @Test func otherIsNoneOfOursWithoutAMap() throws {
+        #expect(LabelMap().target(for: "other") == LabelMap.Target.none)
+        #expect(LabelMap().target(for: "snoring") == .classes(["snoring"]))
+        let map = try LabelMap.parse("household\tother\nhum\tother,rain\n")
+        #expect(map.target(for: "household") == LabelMap.Target.none)
+        #expect(map.target(for: "hum") == .classes(["other", "rain"]), "a label that may also be one of ours keeps its classes")
+        var clips = ClipEvaluation(map: LabelMap())
+        clips.add(path: "1", label: "other", predicted: "silence")
+        clips.add(path: "2", label: "other", predicted: "other")
+        clips.add(path: "3", label: "other", predicted: "cough")
+        clips.add(path: "4", label: "cough", predicted: "cough")
+        #expect(clips.clips.map(clips.isCorrect) == [true, true, false, true])
+        #expect(clips.scoredClasses == ["cough"])
+        #expect(clips.counts(for: "cough").falsePositives == 1)
+        #expect(clips.noneOfOurs.clips == 3 && clips.noneOfOurs.takenForOurs == 1)
     }
 }
 
