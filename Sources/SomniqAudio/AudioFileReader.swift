@@ -31,12 +31,14 @@ public final class AudioFileReader {
     /// Largest sample magnitude taken for audio (full scale is 1).
     public static let largestPlausibleSample: Float = 10_000
     private var digestValid = true
-    /// Over the frames mixed down and measured so far (those of one read in `mixMeasureEvery`): their count, the mix's
-    /// sum of squares, and the channels' (all of them).
+    /// Over the reads measured so far (one in `measureEvery`, spread through the recording, which keeps the measures'
+    /// cost out of the decoding's): the frames mixed down, the mix's sum of squares and the channels' (all of them);
+    /// the samples of every channel, and how many of them lay at full scale (`fullScaleShare`).
     private var framesMixed: Int64 = 0
-    private var mixedReads = 0
-    private static let mixMeasureEvery = 16
+    private var reads = 0
+    private static let measureEvery = 16
     private var mixEnergy = 0.0, channelEnergy = 0.0
+    private var samplesMeasured: Int64 = 0, samplesAtFullScale: Int64 = 0, readsAtFullScale = 0
 
     /// The format of a Core Audio file's audio (its `desc` chunk's format id: `lpcm`, `alac`, `aac `, ...), or `nil` for a
     /// file that is no CAF: what to name when libsndfile cannot open one.
@@ -227,12 +229,16 @@ public final class AudioFileReader {
         let wanted = Int(min(Int64(output.count), remaining))
         guard wanted > 0 else { return 0 }
         let channels = format.channelCount
+        let measured = reads % Self.measureEvery == 0
+        reads += 1
         let got: Int
         if readsIntegers {
-            got = readIntegers(wanted, into: output)
+            got = readIntegers(wanted, into: output, measured: measured)
         } else if channels == 1 {
             got = Int(sf_readf_float(handle, output.baseAddress, sf_count_t(wanted)))
-            digest.update(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: output[0..<max(0, got)])))
+            let samples = UnsafeBufferPointer(rebasing: output[0..<max(0, got)])
+            digest.update(UnsafeRawBufferPointer(samples))
+            if measured { measureFullScale(samples.count, Self.countAtFullScale(samples)) }
         } else {
             if interleaved.count < wanted * channels { interleaved = [Float](repeating: 0, count: wanted * channels) }
             got = interleaved.withUnsafeMutableBufferPointer { buffer in
@@ -242,9 +248,10 @@ public final class AudioFileReader {
                 let samples = UnsafeBufferPointer(rebasing: buffer[0..<max(0, got * channels)])
                 digest.update(UnsafeRawBufferPointer(samples))
                 Self.mixDown(buffer, frames: got, channels: channels, into: output) { $0 }
-                if measuresThisMix() {
+                if measured {
                     channelEnergy += Self.sumOfSquares(samples)
                     measureMix(UnsafeBufferPointer(rebasing: output[0..<max(0, got)]))
+                    measureFullScale(samples.count, Self.countAtFullScale(samples))
                 }
             }
         }
@@ -282,18 +289,20 @@ public final class AudioFileReader {
     /// features are the longer thread, a third busy one cost 4-7% more CPU (docs/performance.md).
     static let backgroundHashingAboveRate = 32_000
 
-    private func readIntegers(_ wanted: Int, into output: UnsafeMutableBufferPointer<Float>) -> Int {
+    private func readIntegers(_ wanted: Int, into output: UnsafeMutableBufferPointer<Float>, measured: Bool) -> Int {
         let channels = format.channelCount
         if integers.count < wanted * channels { integers = [Int16](repeating: 0, count: wanted * channels) }
         return integers.withUnsafeMutableBufferPointer { buffer in
             let got = max(0, Int(sf_readf_short(handle, buffer.baseAddress, sf_count_t(wanted))))
-            digest.update(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[0..<(got * channels)])))
+            let samples = UnsafeBufferPointer(rebasing: UnsafeBufferPointer(buffer)[0..<(got * channels)])
+            digest.update(UnsafeRawBufferPointer(samples))
+            if measured { measureFullScale(samples.count, Self.countAtFullScale(samples)) }
             let scale = Self.integerScale
             if channels == 1 {
                 for index in 0..<got { output[index] = Float(buffer[index]) * scale }
             } else {
                 Self.mixDown(UnsafeBufferPointer(buffer), frames: got, channels: channels, into: output) { Float($0) * scale }
-                if measuresThisMix() {
+                if measured {
                     channelEnergy += Self.sumOfSquares(UnsafeBufferPointer(rebasing: UnsafeBufferPointer(buffer)[0..<(got * channels)]))
                         * Double(scale * scale)
                     measureMix(UnsafeBufferPointer(rebasing: output[0..<got]))
@@ -304,8 +313,7 @@ public final class AudioFileReader {
     }
 
     /// How far below its channels the mono mix lies, in dB: 10 log10 of the mix's power over the channels' mean power,
-    /// over the frames of one read in sixteen (spread through the recording: a miswired channel stays miswired), which
-    /// keeps its cost out of the decoding's. 0 for identical channels, about −3 for two unrelated ones or one silent, and far
+    /// over the frames of one read in sixteen (a miswired channel stays miswired). 0 for identical channels, about −3 for two unrelated ones or one silent, and far
     /// below for channels that cancel each other (one wired or recorded inverted), which the mix then all but silences.
     /// `nil` for a single channel, or channels that hold nothing (under −100 dBFS).
     public var mixBelowChannelsDecibels: Double? {
@@ -314,9 +322,53 @@ public final class AudioFileReader {
         return 10 * log10(max(1e-12, mixEnergy * channels / channelEnergy))
     }
 
-    private func measuresThisMix() -> Bool {
-        defer { mixedReads += 1 }
-        return mixedReads % Self.mixMeasureEvery == 0
+    /// The share of the samples (of every channel, over one read in sixteen) that lie at full scale or beyond: a
+    /// recording clipped by a gain set too high, whose loudest sounds read quieter than they were. `nil` before any.
+    public var fullScaleShare: Double? {
+        samplesMeasured > 0 ? Double(samplesAtFullScale) / Double(samplesMeasured) : nil
+    }
+
+    /// How many of the reads measured held a sample at full scale: one loud sound clipped once reaches one read, and
+    /// in a short recording its samples can be a large share of the few reads measured.
+    public var readsReachingFullScale: Int { readsAtFullScale }
+
+    /// A sample this close to full scale is taken to be clipped: an 8-bit file's highest value (127/128) is too.
+    static let fullScale: Float = 0.99
+
+    private func measureFullScale(_ samples: Int, _ atFullScale: Int) {
+        samplesMeasured += Int64(samples)
+        samplesAtFullScale += Int64(atFullScale)
+        if atFullScale > 0 { readsAtFullScale += 1 }
+    }
+
+    /// How many of `values` lie at full scale, eight (sixteen) lanes at a time.
+    static func countAtFullScale(_ values: UnsafeBufferPointer<Float>) -> Int {
+        var lanes = SIMD8<Int32>()
+        var index = 0
+        while index + 8 <= values.count {
+            let value = UnsafeRawPointer(values.baseAddress! + index).loadUnaligned(as: SIMD8<Float>.self)
+            lanes &+= SIMD8<Int32>(repeating: 0).replacing(with: 1, where: (value .>= fullScale) .| (value .<= -fullScale))
+            index += 8
+        }
+        return Int(lanes.wrappedSum()) + values[index...].count { abs($0) >= fullScale }
+    }
+
+    static func countAtFullScale(_ values: UnsafeBufferPointer<Int16>) -> Int {
+        let limit = Int16(fullScale * 32_768)
+        var lanes = SIMD16<Int16>()
+        var total = 0, index = 0
+        while index + 16 <= values.count {
+            // Flushed every 32,767 steps, before a lane could overflow.
+            let end = min(values.count - 15, index + 16 * Int(Int16.max))
+            while index < end {
+                let value = UnsafeRawPointer(values.baseAddress! + index).loadUnaligned(as: SIMD16<Int16>.self)
+                lanes &+= SIMD16<Int16>(repeating: 0).replacing(with: 1, where: (value .>= limit) .| (value .<= -limit))
+                index += 16
+            }
+            total += lanes.indices.reduce(0) { $0 + Int(lanes[$1]) }
+            lanes = SIMD16<Int16>()
+        }
+        return total + values[index...].count { $0 >= limit || $0 <= -limit }
     }
 
     private func measureMix(_ mix: UnsafeBufferPointer<Float>) {

@@ -40,7 +40,7 @@ public final class BatchAnalyzer: @unchecked Sendable {
         public var filesInFlightDone = 0.0
         public var failures: [(path: String, reason: String)] = []
         /// Files analysed with a warning: cut short (analysed as far as the audio went), with channels that cancel in
-        /// the mono mix, or dated by a copy where the name says another night.
+        /// the mono mix, clipped, or dated by a copy where the name says another night.
         public var warnings: [(path: String, message: String)] = []
         /// How many of the files analysed were cut short.
         public var cutShort = 0
@@ -157,6 +157,7 @@ public final class BatchAnalyzer: @unchecked Sendable {
                 progress.cutShort += 1
             }
             if let warning = CancellingChannels.warning(data) { progress.warnings.append((data.path, warning)) }
+            if let warning = Clipping.warning(data) { progress.warnings.append((data.path, warning)) }
             if let warning = NamedNightDate.warning(data, timeZone: analyzer.timeZone) { progress.warnings.append((data.path, warning)) }
         case .skipped(let path, let reason, let added, let moved, let earlier):
             progress.skipped += 1

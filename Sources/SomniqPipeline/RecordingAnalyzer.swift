@@ -105,6 +105,8 @@ public struct RecordingAnalyzer: Sendable {
         data.contentSHA256 = reader.contentSHA256
         data.declaredFrameCount = reader.declaredFrameCount
         data.mixBelowChannelsDecibels = reader.mixBelowChannelsDecibels
+        data.fullScaleShare = reader.fullScaleShare
+        data.readsReachingFullScale = reader.readsReachingFullScale
         data.fileSize = after.size
         data.fileModified = after.modified
         return data

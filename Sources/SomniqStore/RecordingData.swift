@@ -46,6 +46,10 @@ public struct RecordingData: Sendable {
     /// For a recording of several channels mixed to mono, how far below its channels the mix lay, dB
     /// (`AudioFileReader.mixBelowChannelsDecibels`); known when it was decoded, not stored.
     public var mixBelowChannelsDecibels: Double?
+    /// The share of its samples at full scale, and the reads measured that held one (`AudioFileReader.fullScaleShare`,
+    /// `readsReachingFullScale`): clipping; known when it was decoded, not stored.
+    public var fullScaleShare: Double?
+    public var readsReachingFullScale = 0
     public var fileModified: Double?
 
     public init(path: String, container: String, encoding: String, sampleRate: Int, channelCount: Int,

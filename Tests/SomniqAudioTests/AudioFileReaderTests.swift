@@ -121,6 +121,32 @@ import Testing
         #expect(mono.mixBelowChannelsDecibels == nil)
     }
 
+    /// The share of samples at full scale, over one read in sixteen of every channel: a sine twice full scale, clipped,
+    /// lies there for 1 - (2/π) asin(0.99/2) of its time (0.670); one at half scale never; a clipped channel beside a
+    /// quiet one, half as often; mono and stereo, 16-bit (read as integers), 24-bit and float alike.
+    @Test(arguments: [(1, AudioFileWriter.Encoding.pcm16), (1, .pcm24), (1, .float32), (2, .pcm16), (2, .float32)])
+    func samplesAtFullScaleAreCounted(channels: Int, encoding: AudioFileWriter.Encoding) throws {
+        func measured(_ amplitude: Float, name: String) throws -> (share: Double, reads: Int) {
+            let samples = (0..<160_000).map { min(1, max(-1, amplitude * sin(2 * Float.pi * 441 * Float($0) / 16_000))) }
+            let path = folder.file(name)
+            do {
+                let writer = try AudioFileWriter(path: path, sampleRate: 16_000, channelCount: channels, container: .wav, encoding: encoding)
+                try writer.write(interleaved: channels == 1 ? samples : samples.flatMap { [$0, $0 * 0.1] })
+            }
+            let reader = try AudioFileReader(path: path)
+            // Reads of a length no multiple of the lanes: the ends are counted one by one.
+            var buffer = [Float](repeating: 0, count: 3_999)
+            while try buffer.withUnsafeMutableBufferPointer({ try reader.read(into: $0) }) > 0 {}
+            return (try #require(reader.fullScaleShare), reader.readsReachingFullScale)
+        }
+        let clipped = try measured(2, name: "clipped-\(channels).wav")
+        let expected = (1 - 2 / Double.pi * asin(0.99 / 2)) / Double(channels)
+        #expect(abs(clipped.share - expected) < 0.01, "\(clipped.share) against \(expected)")
+        #expect(clipped.reads == 3, "reads 0, 16 and 32 of 41 are measured")
+        let quiet = try measured(0.5, name: "quiet-\(channels).wav")
+        #expect(quiet.share == 0 && quiet.reads == 0)
+    }
+
     /// An encoding the container cannot hold is refused before anything is written, with the encodings it can.
     @Test func anEncodingTheContainerCannotHoldNamesTheOnesItCan() throws {
         let path = folder.file("lossless.wav")
