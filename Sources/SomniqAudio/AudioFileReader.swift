@@ -341,34 +341,32 @@ public final class AudioFileReader {
         if atFullScale > 0 { readsAtFullScale += 1 }
     }
 
-    /// How many of `values` lie at full scale, eight (sixteen) lanes at a time.
+    /// How many of `values` lie at full scale, eight at a time by arithmetic alone: a sign bit shifted down is -1 for a
+    /// sample below full scale and 0 at it. (Neither a comparison's mask in the SIMD types nor a plain loop's count was
+    /// vectorised: the masks cost a twelfth of a 44.1 kHz stereo CAF's CPU time on one read in sixteen.)
     static func countAtFullScale(_ values: UnsafeBufferPointer<Float>) -> Int {
-        var lanes = SIMD8<Int32>()
-        var index = 0
+        var below = SIMD8<Int32>(), index = 0
+        let raw = UnsafeRawBufferPointer(values)
         while index + 8 <= values.count {
-            let value = UnsafeRawPointer(values.baseAddress! + index).loadUnaligned(as: SIMD8<Float>.self)
-            lanes &+= SIMD8<Int32>(repeating: 0).replacing(with: 1, where: (value .>= fullScale) .| (value .<= -fullScale))
+            let magnitude = unsafeBitCast(unsafeBitCast(raw.loadUnaligned(fromByteOffset: index * 4, as: SIMD8<Float>.self),
+                                                        to: SIMD8<UInt32>.self) & 0x7FFF_FFFF, to: SIMD8<Float>.self)
+            below &+= unsafeBitCast(magnitude - fullScale, to: SIMD8<Int32>.self) &>> 31
             index += 8
         }
-        return Int(lanes.wrappedSum()) + values[index...].count { abs($0) >= fullScale }
+        return index + Int(below.wrappedSum()) + values[index...].count { abs($0) >= fullScale }
     }
 
     static func countAtFullScale(_ values: UnsafeBufferPointer<Int16>) -> Int {
-        let limit = Int16(fullScale * 32_768)
-        var lanes = SIMD16<Int16>()
-        var total = 0, index = 0
-        while index + 16 <= values.count {
-            // Flushed every 32,767 steps, before a lane could overflow.
-            let end = min(values.count - 15, index + 16 * Int(Int16.max))
-            while index < end {
-                let value = UnsafeRawPointer(values.baseAddress! + index).loadUnaligned(as: SIMD16<Int16>.self)
-                lanes &+= SIMD16<Int16>(repeating: 0).replacing(with: 1, where: (value .>= limit) .| (value .<= -limit))
-                index += 16
-            }
-            total += lanes.indices.reduce(0) { $0 + Int(lanes[$1]) }
-            lanes = SIMD16<Int16>()
+        // Squares, in 32 bits: -32768 has no 16-bit magnitude.
+        let limit = Int32(fullScale * 32_768), square = SIMD8<Int32>(repeating: limit * limit)
+        var below = SIMD8<Int32>(), index = 0
+        let raw = UnsafeRawBufferPointer(values)
+        while index + 8 <= values.count {
+            let value = SIMD8<Int32>(truncatingIfNeeded: raw.loadUnaligned(fromByteOffset: index * 2, as: SIMD8<Int16>.self))
+            below &+= (value &* value &- square) &>> 31
+            index += 8
         }
-        return total + values[index...].count { $0 >= limit || $0 <= -limit }
+        return index + Int(below.wrappedSum()) + values[index...].count { Int32($0) * Int32($0) >= limit * limit }
     }
 
     private func measureMix(_ mix: UnsafeBufferPointer<Float>) {

@@ -94,6 +94,18 @@ public struct RecordingStartTime: Equatable, Sendable {
         return DateComponents(year: year, month: month, day: day)
     }
 
+    /// The four digits run on after a name's date that `localDateFromFileName` does not read as a time, because they
+    /// are as likely a take's number (`20261130_2314`: 23:14, or take 2314?), as an hour and a minute where they can be
+    /// one; `nil` otherwise. What the warning of a copy's date offers as the time to give.
+    public static func ambiguousClockInFileName(_ path: String) -> (digits: String, hour: Int, minute: Int)? {
+        let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        guard let match = stem.firstMatch(of: fileNameDate), match.output.5.count == 4, match.output.4 != "T",
+              let hour = Int(match.output.5.prefix(2)), let minute = Int(match.output.5.suffix(2)), hour < 24, minute < 60 else {
+            return nil
+        }
+        return (String(match.output.5), hour, minute)
+    }
+
     /// Not after a digit: a year (19xx or 20xx), month and day, each apart by one of `-_.` or by nothing; then one of
     /// ` _T-`, " at " or nothing; then the time of day: hour and minute, and seconds if given, each pair apart by one
     /// of `-_.:` or by nothing (`h` and `m` too: `23h14m05`); then `Z` for UTC, or nothing; and no digit after.

@@ -41,7 +41,7 @@ public final class BatchAnalyzer: @unchecked Sendable {
         public var failures: [(path: String, reason: String)] = []
         /// Files analysed with a warning: cut short (analysed as far as the audio went), with channels that cancel in
         /// the mono mix, clipped, or dated by a copy where the name says another night.
-        public var warnings: [(path: String, message: String)] = []
+        public var warnings: [(path: String, kind: WarningKind, message: String)] = []
         /// How many of the files analysed were cut short.
         public var cutShort = 0
         /// Files already done that had profiles added, and which.
@@ -51,6 +51,11 @@ public final class BatchAnalyzer: @unchecked Sendable {
         public var startsMoved: [(path: String, message: String)] = []
         /// Files whose audio was stored from another file (a copy of it, or a file moved), and what was made of it.
         public var elsewhere: [(path: String, reason: String, copy: Bool)] = []
+    }
+
+    /// What a warning of an analysed file is about (`Progress.warnings`).
+    public enum WarningKind: Sendable {
+        case cutShort, cancellingChannels, clipping, namedNightDate
     }
 
     public let analyzer: RecordingAnalyzer
@@ -153,12 +158,14 @@ public final class BatchAnalyzer: @unchecked Sendable {
             progress.analysed += 1
             progress.audioSecondsHandled += data.durationSeconds
             if let warning = CutShort.warning(data) {
-                progress.warnings.append((data.path, warning))
+                progress.warnings.append((data.path, .cutShort, warning))
                 progress.cutShort += 1
             }
-            if let warning = CancellingChannels.warning(data) { progress.warnings.append((data.path, warning)) }
-            if let warning = Clipping.warning(data) { progress.warnings.append((data.path, warning)) }
-            if let warning = NamedNightDate.warning(data, timeZone: analyzer.timeZone) { progress.warnings.append((data.path, warning)) }
+            if let warning = CancellingChannels.warning(data) { progress.warnings.append((data.path, .cancellingChannels, warning)) }
+            if let warning = Clipping.warning(data) { progress.warnings.append((data.path, .clipping, warning)) }
+            if let warning = NamedNightDate.warning(data, timeZone: analyzer.timeZone) {
+                progress.warnings.append((data.path, .namedNightDate, warning))
+            }
         case .skipped(let path, let reason, let added, let moved, let earlier):
             progress.skipped += 1
             if !added.isEmpty { progress.profilesAdded.append((path, added)) }

@@ -360,6 +360,11 @@ struct FollowCommand: ParsableCommand {
             Terminal.error("\(path): error: the night was followed (\(Formatting.clock(heard.heardSeconds))) but could not be stored: \(failure)")
             throw ExitStatus.someInputsFailed
         }
+        // What `analyze` says of such a file (clipped, channels that cancel in the mix, ...), said of the night stored;
+        // but that it was not finished, which a followed recording often is not, and which the follow has said.
+        for warning in batch.snapshot.warnings where warning.kind != .cutShort {
+            Terminal.error("\(warning.path): warning: \(warning.message)")
+        }
         if storedFrom != path {
             // The whole night is stored under the file's new name: the night stored as it was heard, under the old one, goes.
             do { try followed.dropPartial() } catch {

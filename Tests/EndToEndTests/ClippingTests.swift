@@ -39,5 +39,11 @@ import Testing
         }
         #expect(!result.stderr.contains("\(few): warning"), "\(result.stderr)")
         #expect(result.stderr.contains("3 analysed, 0 skipped (already done), 0 failed"), "\(result.stderr)")
+
+        // `follow` stores the night as `analyze` does, and says the same of it.
+        let followed = try CommandRunner.run(["follow", loud, "--db", scratch.file("f.sqlite"), "--idle", "1"])
+        #expect(followed.status == 0, "\(followed.stderr)")
+        #expect(followed.stderr.contains("\(loud): warning: about ") && followed.stderr.contains("% of its samples lie at full scale"),
+                "\(followed.stderr)")
     }
 }

@@ -212,6 +212,16 @@ let sampleNight = CommandRunner.root + "/fixtures/sample-night/sleep_recording_1
         #expect(lines.count == 2 && lines[0].hasPrefix("id,path,") && lines[0].hasSuffix(",tags,start_source")
                     && lines[1].hasSuffix(",explicit"), "\(csv)")
 
+        // Four digits after the date may be its time, or a take's number: the warning says so, and offers them.
+        let taken = scratch.file("takes/REC_20261127_2314.caf")
+        try FileManager.default.createDirectory(atPath: scratch.file("takes"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: sampleNight, toPath: taken)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_796_205_600)], ofItemAtPath: taken)
+        let take = try CommandRunner.run(["analyze", taken, "--db", scratch.file("take.sqlite")], environment: ["TZ": "Europe/Berlin"])
+        #expect(take.stderr.contains("\(taken): warning: its name says 2026-11-27, then 2314, which may be a time of day (23:14) or "
+                                     + "a take's number, so its start was taken from the file's modification time"), "\(take.stderr)")
+        #expect(take.stderr.contains("--start 2026-11-27T23:14:00+01:00 with the same --db (if that is its time;"), "\(take.stderr)")
+
         // Its own night's modification time (it ended the morning after) is no copy: no warning.
         let kept = scratch.file("kept/night_2026_12_01.caf")
         try FileManager.default.createDirectory(atPath: scratch.file("kept"), withIntermediateDirectories: true)

@@ -112,6 +112,18 @@ import Testing
         }
     }
 
+    /// Four digits after a name's date are not read as its time (a take's number as likely), but offered as one.
+    @Test func offersFourDigitsAfterTheDateAsAPossibleTime() {
+        let clock = RecordingStartTime.ambiguousClockInFileName("REC_20261130_2314.wav")
+        #expect(clock?.digits == "2314" && clock?.hour == 23 && clock?.minute == 14)
+        let take = RecordingStartTime.ambiguousClockInFileName("2026-11-30_0001.wav")
+        #expect(take?.digits == "0001" && take?.hour == 0 && take?.minute == 1)
+        for name in ["20261130_2514.wav", "20261130_2367.wav", "20261130_231405.wav", "20261130T2314.wav",
+                     "2026-11-30_23-14.wav", "night_2026_11_27.wav", "night.wav"] {
+            #expect(RecordingStartTime.ambiguousClockInFileName(name) == nil, "\(name)")
+        }
+    }
+
     /// A recorder's chunk comes before the name's date (it travels with the audio), the name's date before the
     /// modification time (which a copy from the phone resets).
     @Test func aDateInTheNameComesAfterTheMetadata() throws {
