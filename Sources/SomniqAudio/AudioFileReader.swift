@@ -303,8 +303,7 @@ public final class AudioFileReader {
             } else {
                 Self.mixDown(UnsafeBufferPointer(buffer), frames: got, channels: channels, into: output) { Float($0) * scale }
                 if measured {
-                    channelEnergy += Self.sumOfSquares(UnsafeBufferPointer(rebasing: UnsafeBufferPointer(buffer)[0..<(got * channels)]))
-                        * Double(scale * scale)
+                    channelEnergy += Self.sumOfSquares(samples) * Double(scale * scale)
                     measureMix(UnsafeBufferPointer(rebasing: output[0..<got]))
                 }
             }
@@ -313,8 +312,9 @@ public final class AudioFileReader {
     }
 
     /// How far below its channels the mono mix lies, in dB: 10 log10 of the mix's power over the channels' mean power,
-    /// over the frames of one read in sixteen (a miswired channel stays miswired). 0 for identical channels, about −3 for two unrelated ones or one silent, and far
-    /// below for channels that cancel each other (one wired or recorded inverted), which the mix then all but silences.
+    /// over the frames of one read in sixteen (a miswired channel stays miswired). 0 for identical channels, about −3 for
+    /// two unrelated ones or one silent, and far below for channels that cancel each other (one wired or recorded
+    /// inverted), which the mix then all but silences.
     /// `nil` for a single channel, or channels that hold nothing (under −100 dBFS).
     public var mixBelowChannelsDecibels: Double? {
         let channels = Double(format.channelCount)
