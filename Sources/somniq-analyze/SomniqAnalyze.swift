@@ -51,6 +51,7 @@ struct SomniqAnalyze: ParsableCommand {
         do {
             var command = try parseAsRoot()
             running = type(of: command).configuration.commandName
+            if running != FitCommand.configuration.commandName { MallocArenas.useOne() }
             try command.run()
         } catch {
             failure = error
