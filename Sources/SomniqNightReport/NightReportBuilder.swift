@@ -114,6 +114,10 @@ public struct NightReportBuilder {
                             + (promised.map { " where its header promised \(Formatting.clock($0))" } ?? "")
                             + "; the night is analysed as far as it goes.")
         }
+        if let clipping = Clipping.warning(record.faults) { warnings.append("Clipped: \(clipping).") }
+        if let cancelling = CancellingChannels.warning(record.faults, channelCount: record.channels ?? 0) {
+            warnings.append("Channels that cancel: \(cancelling).")
+        }
         if !undetectable.isEmpty {
             warnings.append("Not detectable at \(sampleRate) Hz: \(undetectable.joined(separator: ", ")) "
                             + "(their sounds lie above what this sample rate carries; none of them is reported, which does not mean none was there).")

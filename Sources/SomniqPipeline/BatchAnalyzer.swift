@@ -161,8 +161,8 @@ public final class BatchAnalyzer: @unchecked Sendable {
                 progress.warnings.append((data.path, .cutShort, warning))
                 progress.cutShort += 1
             }
-            if let warning = CancellingChannels.warning(data) { progress.warnings.append((data.path, .cancellingChannels, warning)) }
-            if let warning = Clipping.warning(data) { progress.warnings.append((data.path, .clipping, warning)) }
+            if let warning = CancellingChannels.warning(data.faults, channelCount: data.channelCount) { progress.warnings.append((data.path, .cancellingChannels, warning)) }
+            if let warning = Clipping.warning(data.faults) { progress.warnings.append((data.path, .clipping, warning)) }
             if let warning = NamedNightDate.warning(data, timeZone: analyzer.timeZone) {
                 progress.warnings.append((data.path, .namedNightDate, warning))
             }

@@ -104,9 +104,8 @@ public struct RecordingAnalyzer: Sendable {
         data.steadyBreathing = accumulator.steadyBreathing
         data.contentSHA256 = reader.contentSHA256
         data.declaredFrameCount = reader.declaredFrameCount
-        data.mixBelowChannelsDecibels = reader.mixBelowChannelsDecibels
-        data.fullScaleShare = reader.fullScaleShare
-        data.readsReachingFullScale = reader.readsReachingFullScale
+        data.faults = RecordingFaults(fullScaleShare: reader.fullScaleShare, readsReachingFullScale: reader.readsReachingFullScale,
+                                      mixBelowChannelsDecibels: reader.mixBelowChannelsDecibels)
         data.fileSize = after.size
         data.fileModified = after.modified
         return data

@@ -21,6 +21,9 @@ public struct RecordingListing: Sendable {
         /// The file held less audio than its header promised and was analysed as far as it went.
         public var truncated: Bool
         public var declaredFrames: Int64?
+        /// The recording is clipped (`RecordingFaults.clipping`), or its channels cancel in the mono mix.
+        public var clipped: Bool
+        public var channelsCancel: Bool
         public var sampleRate: Int?
         /// `name@version`, for a complete analysis.
         public var model: String?
@@ -40,7 +43,8 @@ public struct RecordingListing: Sendable {
                   night: record.startUTC.flatMap(UTCTimestamp.parse).map { Formatting.nightDate($0, timeZone: timeZone) },
                   durationSeconds: record.durationSeconds,
                   status: record.status, errorCode: record.errorCode, errorMessage: record.errorMessage,
-                  truncated: record.truncated, declaredFrames: record.declaredFrames, sampleRate: record.sampleRate,
+                  truncated: record.truncated, declaredFrames: record.declaredFrames, clipped: record.faults.clipping != nil,
+                  channelsCancel: record.faults.cancellation != nil, sampleRate: record.sampleRate,
                   model: record.modelName.map { "\($0)@\(record.modelVersion ?? "")" }, profiles: runs[record.id] ?? [],
                   tags: tags[record.id] ?? [])
         }
@@ -50,7 +54,8 @@ public struct RecordingListing: Sendable {
     /// or failed and why.
     static func state(_ entry: Entry) -> String {
         switch entry.status {
-        case "complete": entry.truncated ? "complete, cut short" : "complete"
+        case "complete": (["complete"] + [(entry.truncated, "cut short"), (entry.clipped, "clipped"), (entry.channelsCancel, "channels cancel")]
+            .filter(\.0).map(\.1)).joined(separator: ", ")
         case "partial": "partial (followed live)"
         default: "failed: \(entry.errorCode ?? "error")"
         }
@@ -95,7 +100,8 @@ public struct RecordingListing: Sendable {
     public func csv() -> String {
         CSVText.make { writer in
             writer.write(row: ["id", "path", "start_utc", "night", "duration_s", "status", "error_code", "error_message", "truncated",
-                               "declared_frames", "sample_rate", "model", "profiles", "episodes", "alerts", "tags", "start_source"])
+                               "declared_frames", "sample_rate", "model", "profiles", "episodes", "alerts", "tags", "start_source",
+                               "clipped", "channels_cancel"])
             for entry in entries {
                 writer.integer(entry.id); writer.text(entry.path); writer.text(entry.startUtc ?? ""); writer.text(entry.night ?? "")
                 if let duration = entry.durationSeconds { writer.number(duration) } else { writer.plain("") }
@@ -109,6 +115,7 @@ public struct RecordingListing: Sendable {
                 writer.text(entry.profiles.map { "\($0.profile)=\($0.alerts)" }.joined(separator: " "))
                 writer.text(entry.tags.joined(separator: ","))
                 writer.text(entry.startSource ?? "")
+                writer.integer(entry.clipped ? 1 : 0); writer.integer(entry.channelsCancel ? 1 : 0)
                 writer.endRow()
             }
         }

@@ -250,6 +250,8 @@ public struct Exporter {
                 json.bool("truncated", true)
                 json.integer("declaredFrames", declared)
             }
+            if r.faults.clipping != nil { json.bool("clipped", true) }
+            if r.faults.cancellation != nil { json.bool("channelsCancel", true) }
             json.string("model", "\(r.modelName ?? "")@\(r.modelVersion ?? "")+profiles@\(r.profilesVersion ?? "")")
             if let sha = r.contentSHA256 { json.string("contentSha256", sha) }
             if let nightTags = tags[r.id], !nightTags.isEmpty {

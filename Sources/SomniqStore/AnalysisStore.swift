@@ -420,6 +420,8 @@ public final class AnalysisStore: Sendable {
             .flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
         data.fileSize = record.fileSize
         data.fileModified = record.fileModified
+        data.declaredFrameCount = record.truncated ? record.declaredFrames : nil
+        data.faults = record.faults
         data.envelope = try envelope(recordingID: id)
         return data
     }
@@ -743,8 +745,8 @@ public final class AnalysisStore: Sendable {
             INSERT INTO recordings (path, file_name, status, container, encoding, sample_rate, channels, frame_count,
                 duration_s, start_utc, start_source, window_count, model_name, model_version, profiles_version,
                 class_ids, feature_ids, analyzed_at, content_sha256, file_size, file_mtime, undetectable_classes,
-                truncated, declared_frames)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                truncated, declared_frames, full_scale_share, full_scale_reads, mix_below_channels_db)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [
                 data.path, (data.path as NSString).lastPathComponent, status, data.container, data.encoding, data.sampleRate,
                 data.channelCount, data.frameCount, data.durationSeconds,
@@ -753,6 +755,8 @@ public final class AnalysisStore: Sendable {
                 Self.jsonArray(data.classIDs), Self.jsonArray(data.featureIDs), Self.isoNow(analyzedAt),
                 data.contentSHA256, data.fileSize, data.fileModified, Self.jsonArray(data.undetectableClasses),
                 data.declaredFrameCount == nil ? 0 : 1, data.declaredFrameCount,
+                data.faults.fullScaleShare, data.faults.fullScaleShare == nil ? nil : data.faults.readsReachingFullScale,
+                data.faults.mixBelowChannelsDecibels,
             ])
         return db.lastInsertedRowID
     }

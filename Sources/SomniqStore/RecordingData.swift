@@ -43,13 +43,8 @@ public struct RecordingData: Sendable {
     /// For a file cut short (it holds less audio than its header promises), the frame count the header promised;
     /// `frameCount` is what it held and what was analysed.
     public var declaredFrameCount: Int64?
-    /// For a recording of several channels mixed to mono, how far below its channels the mix lay, dB
-    /// (`AudioFileReader.mixBelowChannelsDecibels`); known when it was decoded, not stored.
-    public var mixBelowChannelsDecibels: Double?
-    /// The share of its samples at full scale, and the reads measured that held one (`AudioFileReader.fullScaleShare`,
-    /// `readsReachingFullScale`): clipping; known when it was decoded, not stored.
-    public var fullScaleShare: Double?
-    public var readsReachingFullScale = 0
+    /// Clipping and channels that cancel in the mono mix, as decoding measured them.
+    public var faults = RecordingFaults()
     public var fileModified: Double?
 
     public init(path: String, container: String, encoding: String, sampleRate: Int, channelCount: Int,

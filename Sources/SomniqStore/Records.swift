@@ -34,10 +34,22 @@ public struct RecordingRecord: Codable, FetchableRecord, Sendable, Equatable {
     public var truncated: Bool
     /// For a recording cut short, the frame count its header promised (`frameCount` is what it held).
     public var declaredFrames: Int64?
+    /// What decoding measured of clipping and of channels cancelling in the mix (`RecordingFaults`); NULL in
+    /// recordings analysed before schema v10.
+    public var fullScaleShare: Double?
+    public var fullScaleReads: Int?
+    public var mixBelowChannelsDb: Double?
+
+    /// Clipping and channels that cancel, as stored (nothing known for a recording analysed before they were).
+    public var faults: RecordingFaults {
+        RecordingFaults(fullScaleShare: fullScaleShare, readsReachingFullScale: fullScaleReads ?? 0,
+                        mixBelowChannelsDecibels: mixBelowChannelsDb)
+    }
 
     enum CodingKeys: String, CodingKey {
         case id, path, status, container, encoding, channels, truncated
         case declaredFrames = "declared_frames"
+        case fullScaleShare = "full_scale_share", fullScaleReads = "full_scale_reads", mixBelowChannelsDb = "mix_below_channels_db"
         case fileName = "file_name", errorCode = "error_code", errorMessage = "error_message"
         case sampleRate = "sample_rate", frameCount = "frame_count", durationSeconds = "duration_s"
         case startUTC = "start_utc", startSource = "start_source", windowCount = "window_count"

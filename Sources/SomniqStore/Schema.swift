@@ -270,6 +270,15 @@ enum Schema {
                 table.primaryKey(["recording_id", "profile", "class_id", "kind", "window_index"])
             }
         }
+        migrator.registerMigration("v10-recording-faults") { db in
+            // What decoding measured of how the recording was made (`RecordingFaults`), so that the report can say it was
+            // clipped or its channels cancel: NULL in recordings analysed before, and where nothing was measured.
+            try db.alter(table: "recordings") { table in
+                table.add(column: "full_scale_share", .double)  // of the measured samples, 0-1
+                table.add(column: "full_scale_reads", .integer)  // reads measured that held a sample at full scale
+                table.add(column: "mix_below_channels_db", .double)  // several channels: the mono mix's level below theirs
+            }
+        }
         return migrator
     }
 }

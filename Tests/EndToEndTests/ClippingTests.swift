@@ -40,6 +40,14 @@ import Testing
         #expect(!result.stderr.contains("\(few): warning"), "\(result.stderr)")
         #expect(result.stderr.contains("3 analysed, 0 skipped (already done), 0 failed"), "\(result.stderr)")
 
+        // The store keeps it: the listing, the export and the next morning's report say so too.
+        let listed = try RecordedFaults(database: scratch.file("n.sqlite"))
+        #expect(listed.clipped == [loud, oneChannel] && listed.channelsCancel.isEmpty, "\(listed)")
+        for (path, clipped) in [(loud, true), (few, false)] {
+            let page = try RecordedFaults.reportPage(path, database: scratch.file("n.sqlite"), in: scratch)
+            #expect(page.contains("⚠ Clipped: about ") == clipped && page.contains("lower the gain") == clipped, "\(path)")
+        }
+
         // `follow` stores the night as `analyze` does, and says the same of it.
         let followed = try CommandRunner.run(["follow", loud, "--db", scratch.file("f.sqlite"), "--idle", "1"])
         #expect(followed.status == 0, "\(followed.stderr)")
