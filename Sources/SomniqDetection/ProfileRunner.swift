@@ -30,15 +30,15 @@ public enum ProfileRunner {
         var episodes: [Episode] = []
         // The episodes each activation's alerts may belong to (several where an episode was split into bouts).
         var alertEpisodeByKey: [AlertKey: [Int]] = [:]
-        // What the whole recording shows to be something else is not heard (see `RecordingTimeline.heardConfidences`).
-        let heard = timeline?.heardConfidences(confidences, classCount: classCount, windowCount: windowCount) ?? confidences
-
         for (classIndex, rule) in rules.enumerated() {
             guard let rule, let adjustment = bundle.adjustment(for: bundle.classifier.classes[classIndex]) else { continue }
+            // What the whole recording shows to be something else is not heard (see `RecordingTimeline.heardConfidences`).
+            let heard = timeline?.heard(confidences, classIndex: classIndex, classCount: classCount, windowCount: windowCount)
+                ?? RecordingTimeline.column(confidences, classIndex: classIndex, classCount: classCount, windowCount: windowCount)
             var processor = AlertProcessor(rule: rule, classIndex: classIndex)
             var activations: [Activation] = []
             for frame in 0..<windowCount {
-                switch processor.step(frame: frame, confidence: heard[frame * classCount + classIndex]) {
+                switch processor.step(frame: frame, confidence: heard[frame]) {
                 case .alert(let alert): alerts.append(alert)
                 case .ended(let activation): activations.append(activation)
                 case .suppressed, nil: break
@@ -49,9 +49,7 @@ public enum ProfileRunner {
                                                      durationSeconds: durationSeconds)
             if let timeline {
                 classEpisodes = classEpisodes.flatMap {
-                    timeline.boutEpisodes(timeline.refined($0, rule: rule, confidences: heard, classCount: classCount,
-                                                           windowCount: windowCount, durationSeconds: durationSeconds),
-                                          confidences: heard, classCount: classCount, windowCount: windowCount)
+                    timeline.boutEpisodes(timeline.refined($0, rule: rule, heard: heard, durationSeconds: durationSeconds), heard: heard)
                     .map { piece in
                         var episode = piece
                         episode.severity = adjustment.severity.severity(durationSeconds: episode.durationSeconds)

@@ -211,12 +211,28 @@ public struct RecordingTimeline: Sendable {
     /// The same for every profile, so that a stricter profile still never alerts more than a looser one. The stored
     /// window confidences stay the classifier's.
     public func heardConfidences(_ confidences: [Float], classCount: Int, windowCount: Int) -> [Float] {
-        guard !unheard.isEmpty else { return confidences }
-        var heard = confidences
-        for (classIndex, windows) in unheard {
-            for window in 0..<min(windowCount, windows.count) where windows[window] { heard[window * classCount + classIndex] = 0 }
+        var matrix = confidences
+        for classIndex in Set(unheard.map(\.classIndex)) {
+            for (window, confidence) in heard(confidences, classIndex: classIndex, classCount: classCount, windowCount: windowCount).enumerated() {
+                matrix[window * classCount + classIndex] = confidence
+            }
         }
-        return heard
+        return matrix
+    }
+
+    /// What the alert processor hears of the class `classIndex` (`heardConfidences`), window by window: one class's column
+    /// at a time, so that running a profile over a long night holds a column beside the confidences, not a copy of them.
+    public func heard(_ confidences: [Float], classIndex: Int, classCount: Int, windowCount: Int) -> [Float] {
+        var column = Self.column(confidences, classIndex: classIndex, classCount: classCount, windowCount: windowCount)
+        for (unheardClass, windows) in unheard where unheardClass == classIndex {
+            for window in 0..<min(windowCount, windows.count) where windows[window] { column[window] = 0 }
+        }
+        return column
+    }
+
+    /// The confidences of the class `classIndex`, window by window, from the row-major matrix of `classCount` classes.
+    public static func column(_ confidences: [Float], classIndex: Int, classCount: Int, windowCount: Int) -> [Float] {
+        (0..<windowCount).map { confidences[$0 * classCount + classIndex] }
     }
 
     /// `episode` with its start and end moved to the sound's own: for a class with events, the first and last event
@@ -224,10 +240,9 @@ public struct RecordingTimeline: Sendable {
     /// to the background. The alert processor's episode starts when the smoothed confidence crossed its threshold
     /// (late by the smoothing) and ends on the window grid; the refined one does neither. Unchanged when the
     /// envelope shows nothing clear.
-    public func refined(_ episode: Episode, rule: AlertRule, confidences: [Float], classCount: Int, windowCount: Int,
-                        durationSeconds: Double) -> Episode {
-        leveled(retimed(episode, rule: rule, confidences: confidences, classCount: classCount, windowCount: windowCount,
-                        durationSeconds: durationSeconds))
+    /// `heard` is what the processor heard of the episode's class, window by window (`heard(_:classIndex:classCount:windowCount:)`).
+    public func refined(_ episode: Episode, rule: AlertRule, heard: [Float], durationSeconds: Double) -> Episode {
+        leveled(retimed(episode, rule: rule, heard: heard, durationSeconds: durationSeconds))
     }
 
     /// `episode` with its levels read from the envelope over its time.
@@ -240,8 +255,7 @@ public struct RecordingTimeline: Sendable {
         return result
     }
 
-    private func retimed(_ episode: Episode, rule: AlertRule, confidences: [Float], classCount: Int, windowCount: Int,
-                         durationSeconds: Double) -> Episode {
+    private func retimed(_ episode: Episode, rule: AlertRule, heard: [Float], durationSeconds: Double) -> Episode {
         // How far before the processor's onset the sound may have begun: its smoothing, hold and debounce.
         let lag = rule.windowSec + rule.holdSec + rule.debounceSec + AnalysisGrid.windowSeconds
         var result = episode
@@ -261,9 +275,9 @@ public struct RecordingTimeline: Sendable {
         }
         let uncertainty = Float(rule.uncertainty)
         let firstFrame = AnalysisGrid.windowIndex(atSeconds: max(0, episode.startSeconds - lag))
-        let lastFrame = min(windowCount - 1, AnalysisGrid.windowIndex(atSeconds: max(0, episode.endSeconds - AnalysisGrid.windowSeconds)))
+        let lastFrame = min(heard.count - 1, AnalysisGrid.windowIndex(atSeconds: max(0, episode.endSeconds - AnalysisGrid.windowSeconds)))
         guard firstFrame <= lastFrame else { return result }
-        let confident = (firstFrame...lastFrame).filter { confidences[$0 * classCount + episode.classIndex] >= uncertainty }
+        let confident = (firstFrame...lastFrame).filter { heard[$0] >= uncertainty }
         guard let a = confident.first, let b = confident.last else { return result }
         let ta = AnalysisGrid.windowStartSeconds(a), tb = AnalysisGrid.windowStartSeconds(b)
         let hop = AnalysisGrid.hopSeconds, window = AnalysisGrid.windowSeconds
@@ -287,8 +301,8 @@ public struct RecordingTimeline: Sendable {
     /// merge gap apart (a minute for snoring and coughs), but two bouts of snores with a pause between are two snoring
     /// episodes (the pause may be one in breathing), and coughs a minute apart are two coughing spells, not a minute
     /// of coughing. The pieces are the runs of the class's events whose onsets follow within its `boutGapSec`. An
-    /// episode holding at most one run is returned as it is.
-    public func boutEpisodes(_ episode: Episode, confidences: [Float], classCount: Int, windowCount: Int) -> [Episode] {
+    /// episode holding at most one run is returned as it is. `heard` as `refined` takes it.
+    public func boutEpisodes(_ episode: Episode, heard: [Float]) -> [Episode] {
         guard let gap = boutGaps[episode.classIndex] else { return [episode] }
         let inside = episodeEvents(of: episode.classIndex).filter {
             $0.offsetSeconds > episode.startSeconds && $0.onsetSeconds < episode.endSeconds
@@ -310,9 +324,8 @@ public struct RecordingTimeline: Sendable {
             piece.endSeconds = position == runs.count - 1 ? max(episode.endSeconds, run.end) : run.end
             if position > 0 { piece.suppressedCount = 0 }
             let first = AnalysisGrid.windowIndex(atSeconds: max(0, piece.startSeconds - AnalysisGrid.windowSeconds))
-            let last = min(windowCount - 1, AnalysisGrid.windowIndex(atSeconds: piece.endSeconds))
-            piece.peakConfidence = first <= last
-                ? (first...last).map { confidences[$0 * classCount + episode.classIndex] }.max() ?? 0 : episode.peakConfidence
+            let last = min(heard.count - 1, AnalysisGrid.windowIndex(atSeconds: piece.endSeconds))
+            piece.peakConfidence = first <= last ? heard[first...last].max() ?? 0 : episode.peakConfidence
             return leveled(piece)
         }
     }
