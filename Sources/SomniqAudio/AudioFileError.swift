@@ -25,6 +25,8 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
     case undecodable(path: String, container: String, codec: String, reason: String)
     case empty(path: String)
     case unsupportedSampleRate(path: String, sampleRate: Int)
+    /// The channel asked for (`--channel`, from 1) is not one the file has.
+    case noSuchChannel(path: String, channel: Int, channelCount: Int)
     /// The header promised more audio than the file holds.
     case truncated(path: String, expectedFrames: Int64, readFrames: Int64)
     case nonFiniteSamples(path: String, atSeconds: Double)
@@ -44,6 +46,7 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
         case .notFound(let path), .nameNotUTF8(let path), .brokenLink(let path), .linkLoop(let path), .isDirectory(let path), .notARegularFile(let path, _),
              .permissionDenied(let path), .tooManyOpenFiles(let path),
              .cannotOpen(let path, _), .undecodable(let path, _, _, _), .empty(let path), .unsupportedSampleRate(let path, _),
+             .noSuchChannel(let path, _, _),
              .truncated(let path, _, _), .nonFiniteSamples(let path, _), .readFailed(let path, _),
              .cannotCreate(let path, _), .writeFailed(let path, _), .longerThanEncodingAllows(let path, _, _, _), .interrupted(let path),
              .changedWhileRead(let path):
@@ -66,6 +69,7 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
         case .undecodable: "undecodable-codec"
         case .empty: "empty"
         case .unsupportedSampleRate: "unsupported-sample-rate"
+        case .noSuchChannel: "no-such-channel"
         case .truncated: "truncated"
         case .nonFiniteSamples: "non-finite-samples"
         case .readFailed: "read-failed"
@@ -142,6 +146,9 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
                 + "minutes at \(sampleRate) Hz; a longer file would come out unreadable); write a longer recording as FLAC, or as PCM"
         case .interrupted:
             return "interrupted before the end; run again to analyse it"
+        case .noSuchChannel(_, let channel, let count):
+            return "it has \(count) channel\(count == 1 ? "" : "s"), so there is no channel \(channel) to analyse; "
+                + (count == 1 ? "leave out --channel" : "give --channel 1 to \(count), or leave it out to analyse the channels mixed")
         case .changedWhileRead:
             return "the file changed while it was read (its size or modification time moved: is a recorder still writing "
                 + "it, or was it copied over?); nothing of it was stored; analyse it again once it is complete"

@@ -39,6 +39,8 @@ public final class AudioFileReader {
     private static let measureEvery = 16
     private var mixEnergy = 0.0, channelEnergy = 0.0
     private var samplesMeasured: Int64 = 0, samplesAtFullScale: Int64 = 0, readsAtFullScale = 0
+    /// The one channel read (from 0) where the channels are not mixed (`readOnly(channel:)`).
+    public private(set) var channel: Int?
 
     /// The format of a Core Audio file's audio (its `desc` chunk's format id: `lpcm`, `alac`, `aac `, ...), or `nil` for a
     /// file that is no CAF: what to name when libsndfile cannot open one.
@@ -199,6 +201,20 @@ public final class AudioFileReader {
                              format.frameCount.littleEndian)) { digest.update($0) }
     }
 
+    /// Reads channel `number` (from 1) alone rather than the mix of all channels: for a recording whose channels cancel
+    /// in the mix (one inverted), or whose other channel is dead or noisy. The content hash then names the channel too,
+    /// so that the channel's analysis and the mix's are told apart; a file of one channel reads and hashes as it would
+    /// without. Call before the first read.
+    public func readOnly(channel number: Int) throws(AudioFileError) {
+        precondition(framesRead == 0 && channel == nil, "the channel is chosen before reading, once")
+        guard (1...format.channelCount).contains(number) else {
+            throw .noSuchChannel(path: path, channel: number, channelCount: format.channelCount)
+        }
+        guard format.channelCount > 1 else { return }
+        channel = number - 1
+        withUnsafeBytes(of: Int64(-number).littleEndian) { digest.update($0) }
+    }
+
     /// libsndfile quietly shortens a file whose header promises more audio than it holds, and
     /// notes it in its log as `data : <declared> (should be <actual>)`. Returns the frame count
     /// the header declared when that happened.
@@ -247,6 +263,11 @@ public final class AudioFileReader {
             interleaved.withUnsafeBufferPointer { buffer in
                 let samples = UnsafeBufferPointer(rebasing: buffer[0..<max(0, got * channels)])
                 digest.update(UnsafeRawBufferPointer(samples))
+                if let channel {
+                    Self.pick(channel, of: buffer, frames: got, channels: channels, into: output) { $0 }
+                    if measured { measureFullScale(samples.count, Self.countAtFullScale(samples)) }
+                    return
+                }
                 Self.mixDown(buffer, frames: got, channels: channels, into: output) { $0 }
                 if measured {
                     channelEnergy += Self.sumOfSquares(samples)
@@ -300,6 +321,8 @@ public final class AudioFileReader {
             let scale = Self.integerScale
             if channels == 1 {
                 for index in 0..<got { output[index] = Float(buffer[index]) * scale }
+            } else if let channel {
+                Self.pick(channel, of: UnsafeBufferPointer(buffer), frames: got, channels: channels, into: output) { Float($0) * scale }
             } else {
                 Self.mixDown(UnsafeBufferPointer(buffer), frames: got, channels: channels, into: output) { Float($0) * scale }
                 if measured {
@@ -400,6 +423,12 @@ public final class AudioFileReader {
         var total = Double(lanes.sum())
         while index < values.count { total += Double(values[index]) * Double(values[index]); index += 1 }
         return total
+    }
+
+    /// Each frame's sample of `channel` (from 0), as `value` turns it into a float.
+    static func pick<Sample>(_ channel: Int, of buffer: UnsafeBufferPointer<Sample>, frames: Int, channels: Int,
+                             into output: UnsafeMutableBufferPointer<Float>, value: (Sample) -> Float) {
+        for frame in 0..<frames { output[frame] = value(buffer[frame &* channels &+ channel]) }
     }
 
     /// Each frame's mean over its channels, of the samples as `value` turns them into floats.

@@ -53,7 +53,8 @@ public struct NightPage {
         html += "<p class=\"meta\">\(esc(clock.date(start))) \(clock.time(start)) – \(clock.time(at(recording.durationSeconds))) "
             + "(\(duration(recording.durationSeconds))), \(esc(clock.zone(start))) · profile <b>\(esc(report.profile))</b> · "
             + "model \(esc(recording.modelName)) \(esc(recording.modelVersion)) · \(recording.sampleRate) Hz"
-            + (recording.channels > 1 ? ", \(recording.channels) channels mixed to one" : "")
+            + (recording.channels <= 1 ? "" : recording.channel.map { ", channel \($0) of \(recording.channels) alone" }
+                ?? ", \(recording.channels) channels mixed to one")
             + " · <span title=\"\(esc(recording.path))\">\(esc(recording.fileName))</span></p>\n"
             + (report.tags.isEmpty ? "" : "<p class=\"meta\">tried: <b>\(report.tags.map(esc).joined(separator: ", "))</b></p>\n")
         pieces(&html)

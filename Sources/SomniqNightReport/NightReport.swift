@@ -18,6 +18,8 @@ public struct NightReport: Sendable {
         public var channels: Int
         public var modelName: String
         public var modelVersion: String
+        /// The one channel analysed (from 1), `nil` for the channels mixed.
+        public var channel: Int? = nil
     }
 
     public struct Episode: Sendable {

@@ -51,7 +51,7 @@ public struct NightReportBuilder {
         let recording = NightReport.Recording(
             id: id, fileName: record.fileName, path: record.path, startMilliseconds: start, startSource: record.startSource ?? "",
             durationSeconds: durationSeconds, sampleRate: sampleRate, channels: record.channels ?? 1,
-            modelName: record.modelName ?? "", modelVersion: record.modelVersion ?? "")
+            modelName: record.modelName ?? "", modelVersion: record.modelVersion ?? "", channel: record.channel)
 
         let episodes = try store.episodes(recordingID: id, profile: profile).enumerated().map { index, episode in
             NightReport.Episode(number: index + 1, classID: episode.classID, tier: episode.tier, severity: episode.severity,
@@ -219,7 +219,8 @@ public struct NightReportBuilder {
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             clips = try ClipCutter(margin: margin).cut(recordingPath: report.recording.path, recordingID: report.recording.id,
-                                                       excerpts: excerpts, into: folder, encoding: .pcm16)
+                                                       excerpts: excerpts, into: folder, encoding: .pcm16,
+                                                       channel: report.recording.channel)
         } catch {
             let problem = "\(error)"
             report.audioProblem = problem

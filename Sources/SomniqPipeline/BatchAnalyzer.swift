@@ -69,6 +69,9 @@ public final class BatchAnalyzer: @unchecked Sendable {
     /// Whether a time zone was given (`--timezone`): a recording already stored whose start was read from its name or
     /// its recorder's chunk in some zone has it read again in the analyzer's (`RecordingAnalyzer.timeZone`).
     public let rereadsLocalStarts: Bool
+    /// The one channel to analyse (from 1; `--channel`), rather than the mix of all. Without it, a file whose night was
+    /// analysed on one channel is analysed on that channel again (a new model, `--reanalyze`), not mixed.
+    public let channel: Int?
 
     private let lock = NSLock()
     private var progress = Progress()
@@ -79,7 +82,7 @@ public final class BatchAnalyzer: @unchecked Sendable {
 
     public init(analyzer: RecordingAnalyzer, store: AnalysisStore, profiles: [SensitivityProfile], jobs: Int,
                 reanalyze: Bool = false, explicitStart: Date? = nil, startsByPath: [String: Date] = [:],
-                rereadsLocalStarts: Bool = false) {
+                rereadsLocalStarts: Bool = false, channel: Int? = nil) {
         self.analyzer = analyzer
         self.store = store
         self.profiles = profiles
@@ -88,6 +91,7 @@ public final class BatchAnalyzer: @unchecked Sendable {
         self.explicitStart = explicitStart
         self.startsByPath = Dictionary(startsByPath.map { (Self.absolute($0.key), $0.value) }) { first, _ in first }
         self.rereadsLocalStarts = rereadsLocalStarts
+        self.channel = channel
     }
 
     /// `path` absolute and standardised: how a start given for a path is found whichever way the path was written.
@@ -185,18 +189,29 @@ public final class BatchAnalyzer: @unchecked Sendable {
         let size = (attributes?[.size] as? NSNumber)?.int64Value
         let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970
         do {
+            var channel = self.channel
+            if channel == nil { channel = try store.analysedChannel(path: path) }
             if !reanalyze, let size, let modified,
                let existing = try store.completeAnalysis(path: path, fileSize: size, fileModified: modified),
-               existing.modelTag == analyzer.bundle.versionTag {
+               existing.modelTag == analyzer.bundle.versionTag, existing.channel == channel {
                 let moved = try restarted(existing.id, path: path)
                 return try completeProfiles(of: existing, path: path, reason: "already analysed", startMoved: moved)
             }
+            let analysed = { [self] (channel: Int?) throws(AudioFileError) -> RecordingData in
+                try analyzer.analyze(path: path, explicitStart: start(of: path), isCancelled: { [self] in isCancelled },
+                                     progress: { [self] decoded, duration in
+                                         lock.withLock { inFlight[index] = (decoded, duration) }
+                                     }, keeping: .spooled, timed: false, channel: channel)
+            }
             let data: RecordingData
             do {
-                data = try analyzer.analyze(path: path, explicitStart: start(of: path), isCancelled: { [self] in isCancelled },
-                                            progress: { [self] decoded, duration in
-                                                lock.withLock { inFlight[index] = (decoded, duration) }
-                                            }, keeping: .spooled, timed: false)
+                do {
+                    data = try analysed(channel)
+                } catch .noSuchChannel where self.channel == nil {
+                    // The channel its last night was analysed on is not in the file now (another recording written
+                    // over it): the channels mixed, as for any new recording.
+                    data = try analysed(nil)
+                }
             } catch {
                 if case .interrupted = error { return nil }
                 try store.saveFailure(filePath: path, code: error.code, message: error.reason)

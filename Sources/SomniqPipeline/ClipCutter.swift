@@ -55,9 +55,15 @@ public struct ClipCutter {
     /// other file gets `~2`, `~3`, ...: nothing else is overwritten. Each clip is written under a hidden name and renamed
     /// into place (`PartialFiles`), so a link planted under a clip's name is replaced, never followed, and an
     /// interrupted run leaves no half clip.
+    ///
+    /// A recording analysed on one channel alone (`channel`, from 1: `analyze --channel`) gives clips of that channel,
+    /// mono: what was heard, where its other channel may be dead, noisy or cancel it on a speaker that mixes them.
     public func cut(recordingPath: String, recordingID: Int64, excerpts: [Excerpt], into folder: String,
-                    encoding: AudioFileWriter.Encoding = .float32) throws(AudioFileError) -> [Clip] {
+                    encoding: AudioFileWriter.Encoding = .float32, channel: Int? = nil) throws(AudioFileError) -> [Clip] {
         let reader = try AudioFileReader(path: recordingPath)
+        let channels = reader.format.channelCount
+        if let channel { try reader.readOnly(channel: channel) }
+        let picked = reader.channel
         let rate = Double(reader.format.sampleRate)
         var clips: [Clip] = []
         var buffer: [Float] = []
@@ -82,13 +88,17 @@ public struct ClipCutter {
             do {
                 try reader.seek(toFrame: first)
                 let writer = try AudioFileWriter(descriptor: descriptor, path: path, sampleRate: reader.format.sampleRate,
-                                                 channelCount: reader.format.channelCount, encoding: encoding)
+                                                 channelCount: picked == nil ? channels : 1, encoding: encoding)
                 writer.setSoftware(Self.software)
                 var remaining = Int(last - first)
                 while remaining > 0 {
                     let got = try reader.readInterleaved(frameCount: min(remaining, 65_536), into: &buffer)
                     guard got > 0 else { break }
-                    try writer.write(interleaved: Array(buffer[0..<(got * reader.format.channelCount)]))
+                    if let picked {
+                        try writer.write(interleaved: (0..<got).map { buffer[$0 * channels + picked] })
+                    } else {
+                        try writer.write(interleaved: Array(buffer[0..<(got * channels)]))
+                    }
                     remaining -= got
                 }
                 try writer.close()

@@ -43,14 +43,16 @@ public struct RecordingAnalyzer: Sendable {
     ///   - keeping: where the windows' feature rows go (`FeatureKeeping`): memory, a temporary file, or nowhere.
     ///   - timed: whether to find the recording's events and episode timing (`RecordingData.timeline`) now; without,
     ///     the caller does (`timeline(envelope:confidences:windowCount:)`), perhaps on another thread.
+    ///   - channel: the one channel to analyse (from 1), rather than the mix of all (`AudioFileReader.readOnly(channel:)`).
     public func analyze(path: String, explicitStart: Date? = nil, isCancelled: (() -> Bool)? = nil,
                         progress: ((_ decodedSeconds: Double, _ durationSeconds: Double) -> Void)? = nil,
-                        keeping: FeatureKeeping = .inMemory, timed: Bool = true) throws(AudioFileError) -> RecordingData {
+                        keeping: FeatureKeeping = .inMemory, timed: Bool = true, channel: Int? = nil) throws(AudioFileError) -> RecordingData {
         let absolutePath = URL(fileURLWithPath: path).standardizedFileURL.path
         // The file's identity (size, modification time) before and after reading: what is stored describes the audio
         // read, and a file rewritten meanwhile (its old audio's hash with its new time) would read as done ever after.
         let before = Self.identity(absolutePath)
         let reader = try AudioFileReader(path: absolutePath, acceptCutShort: acceptsCutShort)
+        if let channel { try reader.readOnly(channel: channel) }
         var format = reader.format
         let start = startTime(explicit: explicitStart, path: absolutePath, reader: reader, durationSeconds: format.durationSeconds)
         let expectedWindows = AnalysisGrid(sampleRate: format.sampleRate).windowCount(frameCount: format.frameCount)
@@ -104,6 +106,7 @@ public struct RecordingAnalyzer: Sendable {
         data.steadyBreathing = accumulator.steadyBreathing
         data.contentSHA256 = reader.contentSHA256
         data.declaredFrameCount = reader.declaredFrameCount
+        data.channel = reader.channel.map { $0 + 1 }
         data.faults = RecordingFaults(fullScaleShare: reader.fullScaleShare, readsReachingFullScale: reader.readsReachingFullScale,
                                       mixBelowChannelsDecibels: reader.mixBelowChannelsDecibels)
         data.fileSize = after.size

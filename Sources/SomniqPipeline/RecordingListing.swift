@@ -24,6 +24,8 @@ public struct RecordingListing: Sendable {
         /// The recording is clipped (`RecordingFaults.clipping`), or its channels cancel in the mono mix.
         public var clipped: Bool
         public var channelsCancel: Bool
+        /// The one channel analysed (from 1; `analyze --channel`), `nil` for the channels mixed.
+        public var channel: Int?
         public var sampleRate: Int?
         /// `name@version`, for a complete analysis.
         public var model: String?
@@ -44,7 +46,7 @@ public struct RecordingListing: Sendable {
                   durationSeconds: record.durationSeconds,
                   status: record.status, errorCode: record.errorCode, errorMessage: record.errorMessage,
                   truncated: record.truncated, declaredFrames: record.declaredFrames, clipped: record.faults.clipping != nil,
-                  channelsCancel: record.faults.cancellation != nil, sampleRate: record.sampleRate,
+                  channelsCancel: record.faults.cancellation != nil, channel: record.channel, sampleRate: record.sampleRate,
                   model: record.modelName.map { "\($0)@\(record.modelVersion ?? "")" }, profiles: runs[record.id] ?? [],
                   tags: tags[record.id] ?? [])
         }
@@ -54,8 +56,9 @@ public struct RecordingListing: Sendable {
     /// or failed and why.
     static func state(_ entry: Entry) -> String {
         switch entry.status {
-        case "complete": (["complete"] + [(entry.truncated, "cut short"), (entry.clipped, "clipped"), (entry.channelsCancel, "channels cancel")]
-            .filter(\.0).map(\.1)).joined(separator: ", ")
+        case "complete":
+            (["complete"] + [(entry.truncated, "cut short"), (entry.clipped, "clipped"), (entry.channelsCancel, "channels cancel"),
+                             (entry.channel != nil, "channel \(entry.channel ?? 0) alone")].filter(\.0).map(\.1)).joined(separator: ", ")
         case "partial": "partial (followed live)"
         default: "failed: \(entry.errorCode ?? "error")"
         }
@@ -101,7 +104,7 @@ public struct RecordingListing: Sendable {
         CSVText.make { writer in
             writer.write(row: ["id", "path", "start_utc", "night", "duration_s", "status", "error_code", "error_message", "truncated",
                                "declared_frames", "sample_rate", "model", "profiles", "episodes", "alerts", "tags", "start_source",
-                               "clipped", "channels_cancel"])
+                               "clipped", "channels_cancel", "channel"])
             for entry in entries {
                 writer.integer(entry.id); writer.text(entry.path); writer.text(entry.startUtc ?? ""); writer.text(entry.night ?? "")
                 if let duration = entry.durationSeconds { writer.number(duration) } else { writer.plain("") }
@@ -116,6 +119,7 @@ public struct RecordingListing: Sendable {
                 writer.text(entry.tags.joined(separator: ","))
                 writer.text(entry.startSource ?? "")
                 writer.integer(entry.clipped ? 1 : 0); writer.integer(entry.channelsCancel ? 1 : 0)
+                if let channel = entry.channel { writer.integer(channel) } else { writer.plain("") }
                 writer.endRow()
             }
         }

@@ -252,6 +252,7 @@ public struct Exporter {
             }
             if r.faults.clipping != nil { json.bool("clipped", true) }
             if r.faults.cancellation != nil { json.bool("channelsCancel", true) }
+            if let channel = r.channel { json.integer("channel", channel) }
             json.string("model", "\(r.modelName ?? "")@\(r.modelVersion ?? "")+profiles@\(r.profilesVersion ?? "")")
             if let sha = r.contentSHA256 { json.string("contentSha256", sha) }
             if let nightTags = tags[r.id], !nightTags.isEmpty {

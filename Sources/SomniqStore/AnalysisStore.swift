@@ -329,6 +329,8 @@ public final class AnalysisStore: Sendable {
         public var modelTag: String
         public var profiles: Set<String>
         public var contentSHA256: String?
+        /// The one channel analysed (from 1), `nil` for the channels mixed.
+        public var channel: Int?
     }
 
     /// The complete analysis of the file at `path`, if the file has not changed since (same size and
@@ -422,6 +424,7 @@ public final class AnalysisStore: Sendable {
         data.fileModified = record.fileModified
         data.declaredFrameCount = record.truncated ? record.declaredFrames : nil
         data.faults = record.faults
+        data.channel = record.channel
         data.envelope = try envelope(recordingID: id)
         return data
     }
@@ -445,13 +448,13 @@ public final class AnalysisStore: Sendable {
 
     static func analysis(_ db: Database, id: Int64) throws -> StoredAnalysis? {
         guard let row = try Row.fetchOne(db, sql: """
-            SELECT path, model_name, model_version, profiles_version, content_sha256 FROM recordings WHERE id = ?
+            SELECT path, model_name, model_version, profiles_version, content_sha256, channel FROM recordings WHERE id = ?
             """, arguments: [id]) else { return nil }
         let name: String = row["model_name"] ?? "", version: String = row["model_version"] ?? ""
         let profilesVersion: String = row["profiles_version"] ?? ""
         let profiles = try String.fetchAll(db, sql: "SELECT profile FROM profile_runs WHERE recording_id = ?", arguments: [id])
         return StoredAnalysis(id: id, path: row["path"], modelTag: "\(name)@\(version)+profiles@\(profilesVersion)",
-                              profiles: Set(profiles), contentSHA256: row["content_sha256"])
+                              profiles: Set(profiles), contentSHA256: row["content_sha256"], channel: row["channel"])
     }
 
     /// The same audio found at `data.path`, dropping any other row (such as an old failure) for that path. If the
@@ -683,6 +686,13 @@ public final class AnalysisStore: Sendable {
         if let bodyFailure { throw bodyFailure }
     }
 
+    /// The one channel (from 1) the complete analysis of the file at `filePath` was made on; `nil` for the channels
+    /// mixed, or no analysis.
+    public func analysedChannel(path filePath: String) throws(StoreError) -> Int? {
+        guard let id = try recordingID(forPath: filePath) else { return nil }
+        return try recording(id: id)?.channel
+    }
+
     /// The complete recording stored for `filePath` (as given or standardised), if any.
     public func recordingID(forPath filePath: String) throws(StoreError) -> Int64? {
         let standardized = URL(fileURLWithPath: filePath).standardizedFileURL.path
@@ -745,8 +755,8 @@ public final class AnalysisStore: Sendable {
             INSERT INTO recordings (path, file_name, status, container, encoding, sample_rate, channels, frame_count,
                 duration_s, start_utc, start_source, window_count, model_name, model_version, profiles_version,
                 class_ids, feature_ids, analyzed_at, content_sha256, file_size, file_mtime, undetectable_classes,
-                truncated, declared_frames, full_scale_share, full_scale_reads, mix_below_channels_db)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                truncated, declared_frames, full_scale_share, full_scale_reads, mix_below_channels_db, channel)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [
                 data.path, (data.path as NSString).lastPathComponent, status, data.container, data.encoding, data.sampleRate,
                 data.channelCount, data.frameCount, data.durationSeconds,
@@ -756,7 +766,7 @@ public final class AnalysisStore: Sendable {
                 data.contentSHA256, data.fileSize, data.fileModified, Self.jsonArray(data.undetectableClasses),
                 data.declaredFrameCount == nil ? 0 : 1, data.declaredFrameCount,
                 data.faults.fullScaleShare, data.faults.fullScaleShare == nil ? nil : data.faults.readsReachingFullScale,
-                data.faults.mixBelowChannelsDecibels,
+                data.faults.mixBelowChannelsDecibels, data.channel,
             ])
         return db.lastInsertedRowID
     }

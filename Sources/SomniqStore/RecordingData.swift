@@ -43,6 +43,8 @@ public struct RecordingData: Sendable {
     /// For a file cut short (it holds less audio than its header promises), the frame count the header promised;
     /// `frameCount` is what it held and what was analysed.
     public var declaredFrameCount: Int64?
+    /// The one channel analysed (from 1) where the channels were not mixed (`analyze --channel`).
+    public var channel: Int?
     /// Clipping and channels that cancel in the mono mix, as decoding measured them.
     public var faults = RecordingFaults()
     public var fileModified: Double?

@@ -39,6 +39,8 @@ public struct RecordingRecord: Codable, FetchableRecord, Sendable, Equatable {
     public var fullScaleShare: Double?
     public var fullScaleReads: Int?
     public var mixBelowChannelsDb: Double?
+    /// The one channel analysed (from 1), `nil` where the channels were mixed to mono.
+    public var channel: Int?
 
     /// Clipping and channels that cancel, as stored (nothing known for a recording analysed before they were).
     public var faults: RecordingFaults {
@@ -47,7 +49,7 @@ public struct RecordingRecord: Codable, FetchableRecord, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, path, status, container, encoding, channels, truncated
+        case id, path, status, container, encoding, channels, channel, truncated
         case declaredFrames = "declared_frames"
         case fullScaleShare = "full_scale_share", fullScaleReads = "full_scale_reads", mixBelowChannelsDb = "mix_below_channels_db"
         case fileName = "file_name", errorCode = "error_code", errorMessage = "error_message"

@@ -279,6 +279,11 @@ enum Schema {
                 table.add(column: "mix_below_channels_db", .double)  // several channels: the mono mix's level below theirs
             }
         }
+        migrator.registerMigration("v11-channel") { db in
+            // The one channel analysed (from 1; `analyze --channel`), NULL where the channels were mixed to mono, as
+            // every recording analysed before was.
+            try db.alter(table: "recordings") { table in table.add(column: "channel", .integer) }
+        }
         return migrator
     }
 }

@@ -65,6 +65,12 @@ struct AnalyzeCommand: ParsableCommand {
         valueName: "zone"))
     var timezone: String?
 
+    @Option(help: ArgumentHelp(
+        "Analyse this channel alone (from 1) rather than the channels mixed to mono.",
+        discussion: "For a stereo recording whose channels cancel in the mix (one inverted: analyze warns of it), or whose other channel is dead or noisy. The night is stored as that channel's (a rerun without --channel keeps it; the report's clips are cut from it); a file with fewer channels fails with a clear error, the rest of the batch goes on.",
+        valueName: "n"))
+    var channel: Int?
+
     @Option(help: "Recordings analysed at once (default: the number of cores).")
     var jobs = ProcessInfo.processInfo.activeProcessorCount
 
@@ -93,6 +99,7 @@ struct AnalyzeCommand: ParsableCommand {
             throw ValidationError("--start \(start): \(problem)")
         }
         if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if let channel, channel < 1 { throw ValidationError("--channel counts from 1 (the first channel)") }
         _ = try TimeZoneOption.zone(timezone)
         try TagCommand.validate(tags, option: "--tag")
         if inputs.isEmpty && manifest == nil { throw ValidationError("give audio files or folders, or --manifest FILE") }
@@ -159,7 +166,7 @@ struct AnalyzeCommand: ParsableCommand {
         let batch = BatchAnalyzer(analyzer: RecordingAnalyzer(bundle: bundle, acceptsCutShort: !strict, timeZone: zone), store: store,
                                   profiles: profiles, jobs: jobs,
                                   reanalyze: reanalyze, explicitStart: start.flatMap(RecordingStartTime.parseISO8601),
-                                  startsByPath: starts, rereadsLocalStarts: timezone != nil)
+                                  startsByPath: starts, rereadsLocalStarts: timezone != nil, channel: channel)
         let interruption = SignalCatcher(signals: [SIGINT, SIGTERM]) { _ in batch.cancel() }
         // On a terminal: progress, and each skipped or failed file as it happens. Otherwise (or with --quiet)
         // stderr gets nothing but the closing summary.

@@ -112,7 +112,7 @@ struct ClipsCommand: ParsableCommand {
             let chosen = excerpts.filter { soundClass == nil || $0.classID == soundClass }
             guard !chosen.isEmpty else { continue }
             do {
-                written += try cutter.cut(recordingPath: record.path, recordingID: id, excerpts: chosen, into: output).map { (record.path, $0) }
+                written += try cutter.cut(recordingPath: record.path, recordingID: id, excerpts: chosen, into: output, channel: record.channel).map { (record.path, $0) }
             } catch {
                 failures += 1
                 switch error {

@@ -209,8 +209,8 @@ let sampleNight = CommandRunner.root + "/fixtures/sample-night/sleep_recording_1
         #expect(relisted.contains("2026-11-27  2026-11-27T22:00:00.000Z ") && !relisted.contains("*"), "\(relisted)")
         let csv = try CommandRunner.run(["recordings", "--db", db, "--format", "csv"]).stdout
         let lines = csv.split(whereSeparator: \.isNewline)  // RFC 4180's CRLF
-        #expect(lines.count == 2 && lines[0].hasPrefix("id,path,") && lines[0].hasSuffix(",tags,start_source,clipped,channels_cancel")
-                    && lines[1].hasSuffix(",explicit,0,0"), "\(csv)")
+        #expect(lines.count == 2 && lines[0].hasPrefix("id,path,") && lines[0].hasSuffix(",tags,start_source,clipped,channels_cancel,channel")
+                    && lines[1].hasSuffix(",explicit,0,0,"), "\(csv)")
 
         // Four digits after the date may be its time, or a take's number: the warning says so, and offers them.
         let taken = scratch.file("takes/REC_20261127_2314.caf")

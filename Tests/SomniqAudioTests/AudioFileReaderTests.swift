@@ -121,6 +121,48 @@ import Testing
         #expect(mono.mixBelowChannelsDecibels == nil)
     }
 
+    /// One channel read alone gives that channel's samples, exactly as written (16-bit, read as integers, and float
+    /// alike), not the mix; its content hash names the channel (the mix's and each channel's differ, so the analyses
+    /// are told apart), while a mono file's one channel reads and hashes as the file does. A channel the file lacks is
+    /// refused, naming the channels it has.
+    @Test(arguments: [AudioFileWriter.Encoding.pcm16, .float32])
+    func oneChannelIsReadAlone(encoding: AudioFileWriter.Encoding) throws {
+        var synth = SoundSynthesizer(sampleRate: 16_000, seed: 5)
+        // Values a 16-bit file holds exactly.
+        let left = synth.whiteNoise(seconds: 1, levelDbfs: -20).map { (Float($0) * 32_768).rounded() / 32_768 }
+        let right = left.map { -($0 * 16_384).rounded() / 32_768 }
+        let path = folder.file("stereo-\(encoding).wav")
+        do {
+            let writer = try AudioFileWriter(path: path, sampleRate: 16_000, channelCount: 2, container: .wav, encoding: encoding)
+            try writer.write(interleaved: zip(left, right).flatMap { [$0, $1] })
+        }
+        func read(_ path: String, channel: Int?) throws -> (samples: [Float], hash: String?, reader: AudioFileReader) {
+            let reader = try AudioFileReader(path: path)
+            if let channel { try reader.readOnly(channel: channel) }
+            var buffer = [Float](repeating: 0, count: 999)
+            var samples: [Float] = []
+            while case let got = try buffer.withUnsafeMutableBufferPointer({ try reader.read(into: $0) }), got > 0 {
+                samples.append(contentsOf: buffer[0..<got])
+            }
+            return (samples, reader.contentSHA256, reader)
+        }
+        let mix = try read(path, channel: nil), first = try read(path, channel: 1), second = try read(path, channel: 2)
+        #expect(first.samples == left && second.samples == right)
+        #expect(mix.samples.enumerated().allSatisfy { abs($1 - (left[$0] + right[$0]) / 2) < 1e-6 }, "the mix is the channels' mean")
+        #expect(Set([mix.hash, first.hash, second.hash]).count == 3 && mix.hash != nil)
+        #expect(try read(path, channel: 1).hash == first.hash, "the same channel, the same identity")
+        #expect(first.reader.channel == 0 && first.reader.mixBelowChannelsDecibels == nil && mix.reader.channel == nil)
+
+        let mono = try write(left, name: "mono-\(encoding).wav", encoding: encoding)
+        let whole = try read(mono, channel: nil), only = try read(mono, channel: 1)
+        #expect(only.samples == whole.samples && only.hash == whole.hash && only.reader.channel == nil)
+        #expect(throws: AudioFileError.noSuchChannel(path: path, channel: 3, channelCount: 2)) {
+            try AudioFileReader(path: path).readOnly(channel: 3)
+        }
+        #expect(AudioFileError.noSuchChannel(path: mono, channel: 2, channelCount: 1).description
+                    == "\(mono): error: it has 1 channel, so there is no channel 2 to analyse; leave out --channel")
+    }
+
     /// The share of samples at full scale, over one read in sixteen of every channel: a sine twice full scale, clipped,
     /// lies there for 1 - (2/π) asin(0.99/2) of its time (0.670); one at half scale never; a clipped channel beside a
     /// quiet one, half as often; mono and stereo, 16-bit (read as integers), 24-bit and float alike.

@@ -130,7 +130,7 @@ import Testing
             _ = try AnalysisStore(path: path, upgrade: false)
         } throws: { error in
             guard case .olderVersion(_, let missing) = error as? StoreError else { return false }
-            return missing == ["v4-sound-timing", "v5-locations", "v6-cut-short-and-levels", "v7-night-tags", "v8-night-summaries", "v9-partial-nights", "v10-recording-faults"] && "\(error)".contains("does not upgrade it")
+            return missing == ["v4-sound-timing", "v5-locations", "v6-cut-short-and-levels", "v7-night-tags", "v8-night-summaries", "v9-partial-nights", "v10-recording-faults", "v11-channel"] && "\(error)".contains("does not upgrade it")
         }
         let check = try DatabaseQueue(path: path)
         #expect(try !check.read { try $0.tableExists("sound_events") }, "the read changed nothing")
