@@ -58,6 +58,15 @@ public final class BatchAnalyzer: @unchecked Sendable {
         case cutShort, cancellingChannels, clipping, namedNightDate
     }
 
+    /// What to warn of in a recording just analysed (its start read in `timeZone`): cut short, channels that cancel in
+    /// the mix, clipped, dated by a copy where its name says another night. Every command that analyses a file says these.
+    public static func warnings(_ data: RecordingData, timeZone: TimeZone) -> [(kind: WarningKind, message: String)] {
+        [(WarningKind.cutShort, CutShort.warning(data)),
+         (.cancellingChannels, CancellingChannels.warning(data.faults, channelCount: data.channelCount)),
+         (.clipping, Clipping.warning(data.faults)),
+         (.namedNightDate, NamedNightDate.warning(data, timeZone: timeZone))].compactMap { kind, message in message.map { (kind, $0) } }
+    }
+
     public let analyzer: RecordingAnalyzer
     public let store: AnalysisStore
     public let profiles: [SensitivityProfile]
@@ -161,14 +170,9 @@ public final class BatchAnalyzer: @unchecked Sendable {
         case .analysed(let data, _):
             progress.analysed += 1
             progress.audioSecondsHandled += data.durationSeconds
-            if let warning = CutShort.warning(data) {
-                progress.warnings.append((data.path, .cutShort, warning))
-                progress.cutShort += 1
-            }
-            if let warning = CancellingChannels.warning(data.faults, channelCount: data.channelCount) { progress.warnings.append((data.path, .cancellingChannels, warning)) }
-            if let warning = Clipping.warning(data.faults) { progress.warnings.append((data.path, .clipping, warning)) }
-            if let warning = NamedNightDate.warning(data, timeZone: analyzer.timeZone) {
-                progress.warnings.append((data.path, .namedNightDate, warning))
+            for (kind, warning) in Self.warnings(data, timeZone: analyzer.timeZone) {
+                progress.warnings.append((data.path, kind, warning))
+                if kind == .cutShort { progress.cutShort += 1 }
             }
         case .skipped(let path, let reason, let added, let moved, let earlier):
             progress.skipped += 1

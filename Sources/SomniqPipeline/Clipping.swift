@@ -24,6 +24,6 @@ public enum CancellingChannels {
         guard let below = faults.cancellation else { return nil }
         return "its \(channelCount) channels cancel each other in the mono mix the analysis hears (the mix lies "
             + "\(Formatting.fixed(-below, 0)) dB below them: one channel is probably inverted); analyse one channel alone "
-            + "(`analyze --channel 1`), or the two with one inverted back (`sox IN OUT remix 1,2i`)"
+            + "(`--channel 1`), or the two with one inverted back (`sox IN OUT remix 1,2i`)"
     }
 }

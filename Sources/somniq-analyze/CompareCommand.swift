@@ -30,18 +30,26 @@ struct CompareCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Time zone that dates a night named by its date, a tz database name in any letter case (default: the system's, $TZ).", valueName: "zone"))
     var timezone: String?
 
+    @Option(help: ArgumentHelp("Decode the file's channel n alone (from 1) rather than its channels mixed, as analyze --channel does.",
+                               valueName: "n"))
+    var channel: Int?
+
     func validate() throws {
         _ = try TimeZoneOption.zone(timezone)
+        if let channel, channel < 1 { throw ValidationError("--channel counts from 1 (the first channel)") }
+        if channel != nil, !FileManager.default.fileExists(atPath: recording) {
+            throw ValidationError("--channel decodes a file; \(recording) is none (a night analysed on one channel is compared as it was stored)")
+        }
     }
 
     func run() throws {
         let bundle = try modelOptions.load()
-        let analyzer = RecordingAnalyzer(bundle: bundle)
+        let analyzer = RecordingAnalyzer(bundle: bundle, timeZone: try TimeZoneOption.zone(timezone) ?? .current)
         var data: RecordingData?
         // A file on disk is decoded unless --db is given; an id (or a path that is not there) is looked up in the
         // database every command reads by default.
         let database = db ?? (FileManager.default.fileExists(atPath: recording) ? nil : "somniq.sqlite")
-        if let db = database, db == self.db || FileManager.default.fileExists(atPath: db) {
+        if channel == nil, let db = database, db == self.db || FileManager.default.fileExists(atPath: db) {
             let isFile = FileManager.default.fileExists(atPath: recording)
             let store = try StoreOpening.open(db, existing: true,
                                               ifMissing: isFile ? "to compare \(recording) without a database, leave out --db" : nil)
@@ -65,8 +73,10 @@ struct CompareCommand: ParsableCommand {
                 throw ValidationError("no recording \(recording) in \(database ?? "a database"); pass a file, or an id from --db (default somniq.sqlite)")
             }
             do {
-                let fresh = try analyzer.analyze(path: recording, keeping: .dropped)
-                Terminal.warnIfCutShort(fresh)
+                let fresh = try analyzer.analyze(path: recording, keeping: .dropped, channel: channel)
+                for (_, warning) in BatchAnalyzer.warnings(fresh, timeZone: analyzer.timeZone) {
+                    Terminal.error("\(fresh.path): warning: \(warning)")
+                }
                 data = fresh
             } catch {
                 Terminal.error(error.description)

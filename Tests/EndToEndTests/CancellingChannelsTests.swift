@@ -87,6 +87,16 @@ import Testing
             #expect(samples.map { $0 * $0 }.reduce(0, +) > 0, "\(name) is not silent")
         }
 
+        // `compare` of the file warns as `analyze` does, and hears the channel asked for.
+        func balancedEpisodes(_ result: CommandResult) -> String? {
+            result.stdout.split(whereSeparator: \.isNewline).first { $0.hasPrefix("balanced,episodes,,") }.map { String($0.split(separator: ",").last!) }
+        }
+        let mixed = try CommandRunner.run(["compare", inverted, "--format", "csv"])
+        #expect(mixed.stderr.contains("\(inverted): warning: its 2 channels cancel each other") && balancedEpisodes(mixed) == "0",
+                "\(mixed.stderr)")
+        let alone = try CommandRunner.run(["compare", inverted, "--channel", "2", "--format", "csv"])
+        #expect(!alone.stderr.contains("warning") && balancedEpisodes(alone) == String(heard.count), "\(alone.stdout)")
+
         let rerun = try CommandRunner.run(["analyze", inverted, "--db", db, "--quiet"])
         #expect(rerun.stderr.contains("0 analysed, 1 skipped (already done), 0 failed"), "\(rerun.stderr)")
         let again = try CommandRunner.run(["analyze", inverted, "--db", db, "--reanalyze", "--quiet"])
