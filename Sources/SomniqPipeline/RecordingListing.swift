@@ -57,8 +57,8 @@ public struct RecordingListing: Sendable {
     static func state(_ entry: Entry) -> String {
         switch entry.status {
         case "complete":
-            (["complete"] + [(entry.truncated, "cut short"), (entry.clipped, "clipped"), (entry.channelsCancel, "channels cancel"),
-                             (entry.channel != nil, "channel \(entry.channel ?? 0) alone")].filter(\.0).map(\.1)).joined(separator: ", ")
+            (["complete"] + [entry.truncated ? "cut short" : nil, entry.clipped ? "clipped" : nil, entry.channelsCancel ? "channels cancel" : nil,
+                             entry.channel.map { "channel \($0) alone" }].compactMap { $0 }).joined(separator: ", ")
         case "partial": "partial (followed live)"
         default: "failed: \(entry.errorCode ?? "error")"
         }
