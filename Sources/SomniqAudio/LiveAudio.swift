@@ -114,11 +114,15 @@ public final class RawPCMStream: LiveAudio, @unchecked Sendable {
     public var sampleRate: Int { format.sampleRate }
     public private(set) var endReason: EndReason?
     public private(set) var framesRead: Int64 = 0
+    /// The one channel read (from 1) where the channels are not mixed; `nil` for the mix, or a single channel.
+    public var channel: Int? { picked.map { $0 + 1 } }
     /// The container and encoding of the recording written as the stream is read, if any.
     public var recordingFormat: AudioFormatInfo? { record?.format }
 
     private let descriptor: Int32
     private let record: AudioFileWriter?
+    /// The one channel read (from 0), where the channels are not mixed.
+    private let picked: Int?
     private var bytes: [UInt8] = []
     private var held = 0
     private var lastData = Date()
@@ -126,11 +130,14 @@ public final class RawPCMStream: LiveAudio, @unchecked Sendable {
     public var beforeWaiting: (() -> Void)?
 
     /// Reads `descriptor` (not closed here) as raw PCM of `format`, writing what it reads to `record` when given (the
-    /// writer's rate and channels must be the format's; `finish()` closes it).
+    /// writer's rate and channels must be the format's; `finish()` closes it). The frames read are the channels mixed,
+    /// or `channel` (from 1) alone where it is given; the recording holds every channel either way.
     public init(descriptor: Int32, format: RawPCMFormat, name: String = "standard input", record: AudioFileWriter? = nil,
-                idleSeconds: Double = .infinity, pollSeconds: Double = 0.1) {
+                channel: Int? = nil, idleSeconds: Double = .infinity, pollSeconds: Double = 0.1) {
         precondition(record.map { $0.channelCount == format.channelCount && $0.sampleRate == format.sampleRate } ?? true,
                      "the recording must have the input's rate and channels")
+        precondition(channel.map { (1...format.channelCount).contains($0) } ?? true, "a channel of the input")
+        self.picked = format.channelCount > 1 ? channel.map { $0 - 1 } : nil
         self.descriptor = descriptor
         self.format = format
         self.name = name
@@ -182,7 +189,13 @@ public final class RawPCMStream: LiveAudio, @unchecked Sendable {
             try record.write(interleaved: interleaved)
             record.flush()
         }
-        interleaved.withUnsafeBufferPointer { AudioFileReader.mixDown($0, frames: frames, channels: format.channelCount, into: output) { $0 } }
+        interleaved.withUnsafeBufferPointer { samples in
+            if let picked {
+                AudioFileReader.pick(picked, of: samples, frames: frames, channels: format.channelCount, into: output) { $0 }
+            } else {
+                AudioFileReader.mixDown(samples, frames: frames, channels: format.channelCount, into: output) { $0 }
+            }
+        }
         // The partial frame left over moves to the front (the regions may overlap).
         bytes.withUnsafeMutableBytes { _ = memmove($0.baseAddress!, $0.baseAddress! + whole, held - whole) }
         held -= whole

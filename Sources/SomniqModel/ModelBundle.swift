@@ -57,12 +57,14 @@ public struct ModelBundle: Sendable {
     /// Finds the default model: `$SOMNIQ_MODEL`, then `models/default` in the working directory, then
     /// beside the executable (an installed `share/somniq-analyze/models/default`, or the source
     /// tree's `models/default` for a binary under `.build/`).
-    public static func defaultLocation(executablePath: String = CommandLine.arguments.first ?? "") throws(ModelError) -> String {
+    public static func defaultLocation(executablePath: String = CommandLine.arguments.first ?? "",
+                                       workingDirectory: String = FileManager.default.currentDirectoryPath,
+                                       environment: [String: String] = ProcessInfo.processInfo.environment) throws(ModelError) -> String {
         var candidates: [String] = []
-        if let fromEnvironment = ProcessInfo.processInfo.environment[environmentVariable], !fromEnvironment.isEmpty {
+        if let fromEnvironment = environment[environmentVariable], !fromEnvironment.isEmpty {
             candidates.append(fromEnvironment)
         }
-        candidates.append(FileManager.default.currentDirectoryPath + "/models/default")
+        candidates.append(workingDirectory + "/models/default")
         let executable = URL(fileURLWithPath: executablePath).resolvingSymlinksInPath().deletingLastPathComponent()
         candidates.append(executable.appendingPathComponent("../share/somniq-analyze/models/default").standardized.path)
         var folder = executable
@@ -70,6 +72,9 @@ public struct ModelBundle: Sendable {
             folder = folder.deletingLastPathComponent()
             candidates.append(folder.appendingPathComponent("models/default").standardized.path)
         }
+        // Each place once: walking up from a shallow folder reaches the root and stays there.
+        var seen = Set<String>()
+        candidates = candidates.filter { seen.insert($0).inserted }
         for candidate in candidates
         where FileManager.default.fileExists(atPath: (candidate as NSString).appendingPathComponent(modelFileName)) {
             return candidate

@@ -17,6 +17,8 @@ public final class FollowedNight {
     public let path: String
     public let profile: String
     public let format: AudioFormatInfo
+    /// The one channel heard (from 1; `follow --channel`), `nil` for the channels mixed.
+    public let channel: Int?
     /// Audio between two commits.
     public let commitSeconds: Double
     /// Windows a follow before this one had stored (0 for a night begun afresh).
@@ -39,20 +41,21 @@ public final class FollowedNight {
     private var raisedHere: [(alert: AnalysisStore.RaisedAlert, tier: String, offsetSeconds: Double, utc: String, confidence: Float)] = []
     private var notedAlerts = 0
 
-    /// Opens the night of `path` in `store`: resumed where a partial night of that path is stored, begun afresh
-    /// (at the first commit) otherwise.
+    /// Opens the night of `path` in `store`: resumed where a partial night of that path is stored (heard by this model
+    /// on the same channel, or mixed alike), begun afresh (at the first commit) otherwise.
     public init(store: AnalysisStore, bundle: ModelBundle, path: String, profile: String, format: AudioFormatInfo,
-                commitSeconds: Double = 60) throws(StoreError) {
+                channel: Int? = nil, commitSeconds: Double = 60) throws(StoreError) {
         precondition(commitSeconds > 0, "commits need a positive interval")
         self.store = store
         self.bundle = bundle
         self.path = path
         self.profile = profile
         self.format = format
+        self.channel = channel
         self.commitSeconds = commitSeconds
         guard let partial = try store.partialNight(path: path) else { return }
-        guard partial.classIDs == bundle.classifier.classIDs else {
-            // Heard by another model: nothing of it can be continued.
+        guard partial.classIDs == bundle.classifier.classIDs, partial.channel == channel else {
+            // Heard by another model, or from another channel: nothing of it can be continued.
             try store.deletePartial(id: partial.id)
             discardedStaleNight = true
             return
@@ -120,6 +123,7 @@ public final class FollowedNight {
             classIDs: bundle.classifier.classIDs,
             confidences: heard.confidences, firstFeatureWindow: committedWindows)
         data.envelope = heard.envelope
+        data.channel = channel
         recordingID = try store.savePartial(data, bundle: bundle, newWindows: committedWindows..<heard.windowCount,
                                             recordingID: recordingID)
         committedWindows = heard.windowCount

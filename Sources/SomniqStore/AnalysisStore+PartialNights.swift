@@ -34,6 +34,8 @@ extension AnalysisStore {
         public var durationSeconds: Double
         /// The night's start as stored, milliseconds since the epoch (UTC).
         public var startMilliseconds: Int64?
+        /// The one channel heard (from 1), `nil` for the channels mixed.
+        public var channel: Int?
         public var raised: Set<RaisedAlert>
     }
 
@@ -41,7 +43,7 @@ extension AnalysisStore {
     public func partialNight(path filePath: String) throws(StoreError) -> PartialNight? {
         guard let row = try read({ db in
             try Row.fetchOne(db, sql: """
-                SELECT id, duration_s, start_utc FROM recordings WHERE path = ? AND status = 'partial' ORDER BY id DESC LIMIT 1
+                SELECT id, duration_s, start_utc, channel FROM recordings WHERE path = ? AND status = 'partial' ORDER BY id DESC LIMIT 1
                 """, arguments: [filePath])
         }) else { return nil }
         let id: Int64 = row[0]
@@ -52,7 +54,7 @@ extension AnalysisStore {
         }
         return PartialNight(id: id, classIDs: stored.classIDs, windowCount: stored.windowCount, confidences: stored.values,
                             durationSeconds: row[1] ?? 0, startMilliseconds: (row[2] as String?).flatMap(UTCTimestamp.parse),
-                            raised: Set(raised))
+                            channel: row[3], raised: Set(raised))
     }
 
     /// Stores the windows `newWindows` of a night being followed (`data`: everything heard so far) in one transaction.

@@ -48,6 +48,12 @@ struct FollowCommand: ParsableCommand {
     var encoding = RawPCMFormat.Encoding.s16le
 
     @Option(help: ArgumentHelp(
+        "Hear this channel alone (from 1) rather than the channels mixed to mono, as 'analyze --channel' does.",
+        discussion: "For a stereo microphone whose channels cancel in the mix (one inverted), or whose other channel is dead or noisy. The night is stored as that channel's; with -, the recording still holds every channel. Without it, a file whose night was analysed on one channel is followed on that channel.",
+        valueName: "number"))
+    var channel: Int?
+
+    @Option(help: ArgumentHelp(
         "With -: the audio file to record standard input to as it comes (.wav, .flac, .caf or .aiff; never an existing file). Default: live-<start, UTC>.wav beside the database.",
         valueName: "path"))
     var record: String?
@@ -107,6 +113,7 @@ struct FollowCommand: ParsableCommand {
         if !(onAlertTimeout > 0) { throw ValidationError("--on-alert-timeout must be a positive number of seconds") }
         try TagCommand.validate(tags, option: "--tag")
         _ = try TimeZoneOption.zone(timezone)
+        if let channel, channel < 1 { throw ValidationError("--channel counts from 1 (the first channel)") }
         if let start, start != "now", let problem = RecordingStartTime.problem(withISO8601: start) {
             throw ValidationError("--start \(start): \(problem)")
         }
@@ -126,6 +133,9 @@ struct FollowCommand: ParsableCommand {
             throw ValidationError("--rate \(rate): not a sample rate the analysis takes (\(AudioFormatInfo.supportedSampleRates.lowerBound)-\(AudioFormatInfo.supportedSampleRates.upperBound) Hz)")
         }
         guard (1...32).contains(channels) else { throw ValidationError("--channels \(channels): give 1 to 32") }
+        if let channel, channel > channels {
+            throw ValidationError("--channel \(channel): standard input has \(Formatting.counted(channels, "channel")) (--channels \(channels)), so there is no channel \(channel) to hear")
+        }
         if let record {
             _ = try Self.recordingFormat(path: record, encoding: encoding)
             if FileManager.default.fileExists(atPath: record) {
@@ -240,18 +250,34 @@ struct FollowCommand: ParsableCommand {
         let began = Date()
         var startDate = start == "now" ? began : start.flatMap(RecordingStartTime.parseISO8601)
         let zone = try TimeZoneOption.zone(timezone) ?? .current
+        // Without --channel, a file is heard as the night stored for it was analysed: on its channel, where one was chosen.
+        var keptChannel: Int?
+        do throws(StoreError) {
+            if channel == nil, let file { keptChannel = try store.analysedChannel(path: file) }
+        } catch {
+            Terminal.error(error.description)
+            throw ExitStatus.nothingDone
+        }
         let input: Input
         do throws(AudioFileError) {
-            if let file { input = try followedFile(path: file) } else { input = try standardInput(start: &startDate, began: began) }
+            if let file {
+                input = try followedFile(path: file, kept: keptChannel)
+            } else {
+                input = try standardInput(start: &startDate, began: began)
+            }
         } catch {
             Terminal.error(error.description)
             throw ExitStatus.someInputsFailed
         }
         let path = input.path
+        if let heardChannel = input.channel, channel == nil {
+            Terminal.error("\(path): following channel \(heardChannel) alone, as the night stored for this file was analysed (--channel chooses another)")
+        }
         // Stored as it is heard, a minute at a time; a night a follow of this file stored before is resumed.
         let followed: FollowedNight
         do {
-            followed = try FollowedNight(store: store, bundle: bundle, path: path, profile: chosen.name, format: input.format)
+            followed = try FollowedNight(store: store, bundle: bundle, path: path, profile: chosen.name, format: input.format,
+                                         channel: input.channel)
         } catch {
             Terminal.error(error.description)
             if case .standardInput(_, let recording) = input {
@@ -354,7 +380,7 @@ struct FollowCommand: ParsableCommand {
         // now; where it can no longer be read whole, what was heard stays as it was stored.
         let storedFrom = try Self.whereToStore(input, heardSeconds: heard.heardSeconds, kept: storing, db: db)
         let batch = BatchAnalyzer(analyzer: analyzer, store: store, profiles: [chosen], jobs: 1, reanalyze: false,
-                                  explicitStart: startDate, startsByPath: [:])
+                                  explicitStart: startDate, startsByPath: [:], channel: input.channel)
         batch.run([storedFrom]) { _ in }
         if let failure = batch.snapshot.failures.first?.reason {
             Terminal.error("\(path): error: the night was followed (\(Formatting.clock(heard.heardSeconds))) but could not be stored: \(failure)")
@@ -365,11 +391,10 @@ struct FollowCommand: ParsableCommand {
         for warning in batch.snapshot.warnings where warning.kind != .cutShort {
             Terminal.error("\(warning.path): warning: \(warning.message)")
         }
-        if storedFrom != path {
-            // The whole night is stored under the file's new name: the night stored as it was heard, under the old one, goes.
-            do { try followed.dropPartial() } catch {
-                Terminal.error("\(path): warning: the night stored as it was heard could not be removed (\(error.description)); 'recordings' lists it as partial beside the whole night")
-            }
+        // The whole night is stored (under the file's new name, where it was renamed; or found stored already, as when a
+        // finished recording is followed): the night stored as it was heard goes.
+        do { try followed.dropPartial() } catch {
+            Terminal.error("\(path): warning: the night stored as it was heard could not be removed (\(error.description)); 'recordings' lists it as partial beside the whole night")
         }
         var taggedAs = ""
         if !tags.isEmpty {
@@ -384,7 +409,8 @@ struct FollowCommand: ParsableCommand {
             }
         }
         let ending = input.ending(idle: idle)
-        Terminal.error("\(path): \(Formatting.clock(heard.heardSeconds)) followed (\(ending)); stored in \(db)\(taggedAs)")
+        let heardFrom = input.channel.map { " on channel \($0) of \(input.format.channelCount) alone" } ?? ""
+        Terminal.error("\(path): \(Formatting.clock(heard.heardSeconds)) followed\(heardFrom) (\(ending)); stored in \(db)\(taggedAs)")
         return (storedFrom, interruption.received != nil)
     }
 
@@ -435,6 +461,14 @@ struct FollowCommand: ParsableCommand {
             switch self {
             case .file(_, let reader): reader.format
             case .standardInput(let stream, _): stream.recordingFormat!
+            }
+        }
+
+        /// The one channel heard (from 1), `nil` for the channels mixed (or a single channel).
+        var channel: Int? {
+            switch self {
+            case .file(_, let reader): reader.channel.map { $0 + 1 }
+            case .standardInput(let stream, _): stream.channel
             }
         }
 
@@ -491,9 +525,15 @@ struct FollowCommand: ParsableCommand {
         }
     }
 
-    func followedFile(path: String) throws(AudioFileError) -> Input {
+    /// The file at `path`, heard on --channel, or else on `kept` (the channel its stored night was analysed on) where
+    /// the file has it, or else mixed, as `analyze` hears it.
+    func followedFile(path: String, kept: Int?) throws(AudioFileError) -> Input {
         let source = try GrowingAudioSource(path: path, idleSeconds: idle)
-        return .file(source, try AudioFileReader(following: source))
+        let reader = try AudioFileReader(following: source)
+        if let chosen = channel ?? kept.flatMap({ $0 <= reader.format.channelCount ? $0 : nil }) {
+            try reader.readOnly(channel: chosen)
+        }
+        return .file(source, reader)
     }
 
     /// Raw PCM on standard input, recorded to --record (or to live-<start>.wav beside the database) as it comes. The
@@ -525,7 +565,7 @@ struct FollowCommand: ParsableCommand {
         writer.setSoftware("somniq-analyze follow")
         writer.setDateString(stamp)
         let stream = RawPCMStream(descriptor: STDIN_FILENO, format: RawPCMFormat(sampleRate: rate!, channelCount: channels, encoding: encoding),
-                                  record: writer, idleSeconds: idle)
+                                  record: writer, channel: channel, idleSeconds: idle)
         return .standardInput(stream, recording: path)
     }
 

@@ -436,6 +436,74 @@ import Testing
         #expect(try AudioFileReader.readMono(recording).samples.count == samples.count)
     }
 
+    /// `follow --channel`, as `analyze --channel`: a stereo recording whose channels cancel in the mix (one inverted) is
+    /// heard on the channel asked for, from a file and from standard input (whose recording keeps both channels), and
+    /// stored as that channel's night, the one `analyze --channel` stores; the mix is heard as silence, with the warning
+    /// that says how to hear it. Without --channel, a file whose night was analysed on one channel is followed on it, and
+    /// a finished recording followed again leaves no partial night beside the whole one.
+    @Test func aStereoRecordingIsFollowedOnTheChannelAsked() throws {
+        let scratch = Scratch()
+        let (samples, rate) = Self.night
+        let interleaved = samples.flatMap { [$0, $0 == .min ? .max : -$0] }
+        let inverted = scratch.file("inverted.wav")
+        let writer = try AudioFileWriter(path: inverted, sampleRate: rate, channelCount: 2)
+        try writer.write(interleaved: interleaved.map { Float($0) / 32_768 })
+        try writer.close()
+        let start = "2026-11-28T23:00:00Z"
+        func lines(_ text: String) -> [String] { text.split(separator: "\n").map(String.init) }
+
+        let followed = try CommandRunner.run(["follow", inverted, "--channel", "2", "--db", scratch.file("follow.sqlite"),
+                                              "--idle", "1", "--format", "jsonl", "--start", start])
+        #expect(followed.status == 0, "\(followed.stderr)")
+        #expect(followed.stderr.contains("4:00.0 followed on channel 2 of 2 alone (the file did not grow for 1 s)"), "\(followed.stderr)")
+        #expect(!followed.stderr.contains("cancel"), "\(followed.stderr)")
+        let analysed = try CommandRunner.run(["analyze", inverted, "--channel", "2", "--db", scratch.file("analyze.sqlite"), "--start", start, "--quiet"])
+        #expect(analysed.status == 0, "\(analysed.stderr)")
+        let printed = try Self.expectSameNight(printed: lines(followed.stdout), database: scratch.file("follow.sqlite"),
+                                               analysed: scratch.file("analyze.sqlite"))
+
+        let mixed = try CommandRunner.run(["follow", inverted, "--db", scratch.file("mixed.sqlite"), "--idle", "1", "--format", "jsonl", "--start", start])
+        #expect(mixed.status == 0 && mixed.stdout.isEmpty, "the channels mixed are silence: \(mixed.stdout)")
+        #expect(mixed.stderr.contains("\(inverted): warning: its 2 channels cancel each other") && mixed.stderr.contains("--channel 1"),
+                "\(mixed.stderr)")
+
+        // Followed again into the database whose night of it was analysed on channel 2: heard on channel 2, the same
+        // alerts, and one night stored (the whole one, no partial beside it).
+        let again = try CommandRunner.run(["follow", inverted, "--db", scratch.file("analyze.sqlite"), "--idle", "1", "--format", "jsonl"])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stderr.contains("\(inverted): following channel 2 alone, as the night stored for this file was analysed"), "\(again.stderr)")
+        #expect(lines(again.stdout).count == printed.count && !printed.isEmpty, "\(again.stdout)")
+        let listed = try CommandRunner.run(["recordings", "--db", scratch.file("analyze.sqlite"), "--format", "json"])
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+        #expect(entries.count == 1 && entries.first?["status"] as? String == "complete" && entries.first?["channel"] as? Int == 2, "\(entries)")
+
+        // Standard input, two channels interleaved: the first heard alone, both recorded.
+        let input = Pipe()
+        let recording = scratch.file("live.wav")
+        let live = try CommandRunner.start(["follow", "-", "--rate", String(rate), "--channels", "2", "--channel", "1", "--record", recording,
+                                            "--db", scratch.file("live.sqlite"), "--format", "jsonl", "--start", start], standardInput: input)
+        input.fileHandleForWriting.write(interleaved.withUnsafeBytes { Data($0) })
+        try input.fileHandleForWriting.close()
+        live.waitUntilExit()
+        #expect(live.terminationStatus == 0, "\(live.stderr)")
+        #expect(live.stderr.contains("followed on channel 1 of 2 alone (standard input ended)"), "\(live.stderr)")
+        #expect(try AudioFileReader(path: recording).format.channelCount == 2, "the recording keeps every channel")
+        let whole = try CommandRunner.run(["analyze", recording, "--channel", "1", "--db", scratch.file("whole.sqlite"), "--start", start, "--quiet"])
+        #expect(whole.status == 0, "\(whole.stderr)")
+        try Self.expectSameNight(followed: live, database: scratch.file("live.sqlite"), analysed: scratch.file("whole.sqlite"))
+
+        // A channel the input lacks: a usage error on standard input (its channels are given), a failed file otherwise.
+        let beyond = try CommandRunner.run(["follow", "-", "--rate", String(rate), "--channels", "2", "--channel", "3", "--db", scratch.file("x.sqlite")])
+        #expect(beyond.status == 64 && beyond.stderr.contains("--channel 3: standard input has 2 channels (--channels 2), so there is no channel 3 to hear"),
+                "\(beyond.stderr)")
+        let mono = scratch.file("mono.wav")
+        #expect(FileManager.default.createFile(atPath: mono, contents: UnfinishedWAV.header(sampleRate: rate, dataBytes: UInt32(rate * 2))
+                                               + samples.prefix(rate).withUnsafeBytes { Data($0) }))
+        let lacking = try CommandRunner.run(["follow", mono, "--channel", "2", "--db", scratch.file("x.sqlite"), "--idle", "1"])
+        #expect(lacking.status == 1 && lacking.stderr.contains("\(mono): error: it has 1 channel, so there is no channel 2 to analyse"),
+                "\(lacking.stderr)")
+    }
+
     /// A smoke alarm fed through standard input at real-time pace is printed within one hop (0.5 s) of the end of the
     /// window that raises it (a critical class has no debounce), plus what a shared machine adds. Prints the latency.
     @Test func aSmokeAlarmOnStandardInputIsPrintedWithinAHop() throws {

@@ -127,6 +127,23 @@ let rulesModelPath = repositoryRoot + "/models/rules"
         return Result { () throws(ModelError) in try ModelBundle.load(path: folder) }
     }
 
+    /// A binary with no model beside it, run where there is none, says where it looked: each place once (walking up
+    /// from a folder near the root reaches the root and stays there), `$SOMNIQ_MODEL` first.
+    @Test func aModelNotFoundNamesEachPlaceLookedInOnce() {
+        let result = Result { () throws(ModelError) in
+            try ModelBundle.defaultLocation(executablePath: folder + "/somniq-analyze", workingDirectory: folder,
+                                            environment: [ModelBundle.environmentVariable: folder + "/nothing-here"])
+        }
+        guard case .failure(.notFound(_, let searched)) = result else {
+            Issue.record("expected no model to be found, got \(result)")
+            return
+        }
+        #expect(searched.first == folder + "/nothing-here")
+        #expect(searched.contains(folder + "/models/default"))
+        #expect(searched.contains("/models/default"))
+        #expect(Set(searched).count == searched.count, "\(searched)")
+    }
+
     func expectInvalid(_ result: Result<ModelBundle, ModelError>, field: String, saying phrase: String) {
         guard case .failure(let error) = result else {
             Issue.record("the model loaded")

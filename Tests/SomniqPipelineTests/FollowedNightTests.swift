@@ -37,9 +37,9 @@ import Testing
         try writer.close()
     }
 
-    func night(_ store: AnalysisStore, path: String = sampleNight) throws -> FollowedNight {
+    func night(_ store: AnalysisStore, path: String = sampleNight, channel: Int? = nil) throws -> FollowedNight {
         try FollowedNight(store: store, bundle: bundle, path: path, profile: "balanced",
-                          format: AudioFileReader(path: sampleNight).format)
+                          format: AudioFileReader(path: sampleNight).format, channel: channel)
     }
 
     @Test func aMinuteAtATimeTheWindowsAnalyseStores() throws {
@@ -119,6 +119,26 @@ import Testing
         #expect(second.discardedStaleNight)
         let fresh = try #require(try store.partialNight(path: path))
         #expect(fresh.id != staleID && fresh.raised.isEmpty)
+        #expect(try store.recordings().count == 1)
+    }
+
+    /// A night heard on one channel (`follow --channel`) is stored as that channel's, resumed only by a follow of the
+    /// same channel; a follow of the mix (or of another channel) begins the night afresh, as it would for other audio.
+    @Test func aNightHeardOnOneChannelIsResumedOnlyOnIt() throws {
+        let store = try AnalysisStore.inMemory()
+        try follow(try night(store, channel: 2), upTo: 70)
+        let stored = try #require(try store.partialNight(path: sampleNight))
+        #expect(stored.channel == 2 && stored.windowCount > 100)
+        #expect(try store.recordings().first?.channel == 2)
+
+        let sameChannel = try night(store, channel: 2)
+        #expect(sameChannel.resumedWindows == stored.windowCount && !sameChannel.discardedStaleNight)
+
+        let mixed = try night(store)
+        #expect(mixed.resumedWindows == 0 && mixed.discardedStaleNight)
+        #expect(try store.partialNight(path: sampleNight) == nil, "the channel's night is dropped, not continued with the mix")
+        try follow(mixed, upTo: 70)
+        #expect(try store.partialNight(path: sampleNight)?.channel == nil)
         #expect(try store.recordings().count == 1)
     }
 }
