@@ -153,11 +153,16 @@ enum RecordingSelection {
                 named = [id]
             } else if NightChoice.namesANight(argument) {
                 let clock = LocalClock(timeZone: timeZone)
-                let nights = try store.recordings().compactMap { record in
+                let recordings = try store.recordings()
+                let nights = recordings.compactMap { record in
                     record.status == "complete" ? record.startUTC.flatMap(UTCTimestamp.parse).map { (id: record.id, startMilliseconds: $0) } : nil
                 }
                 named = NightChoice.recordings(of: argument, among: nights, clock: clock)
-                if named.isEmpty { throw ValidationError("\(NightChoice.noneFound(argument, among: nights, clock: clock)) in \(db)") }
+                if named.isEmpty {
+                    // A night named by its file's date but dated by its copy: say which, and how to reach it.
+                    let misdated = NamedNightDate.misdatedHint(night: argument, among: recordings, timeZone: timeZone, db: db)
+                    throw ValidationError("\(NightChoice.noneFound(argument, among: nights, clock: clock)) in \(db)" + (misdated.map { "; " + $0 } ?? ""))
+                }
             } else if let hint = hint(argument) {
                 throw ValidationError("no analysed recording '\(Formatting.printable(argument))' in \(db); \(hint)")
             } else {

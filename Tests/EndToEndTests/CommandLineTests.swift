@@ -203,8 +203,19 @@ let sampleNight = CommandRunner.root + "/fixtures/sample-night/sleep_recording_1
         #expect(listed.contains("2026-12-01  2026-12-02T09:56:00.000Z *") && listed.contains("* start taken from the file's modification time"),
                 "\(listed)")
 
+        // Named by its night, it is not found there: the error says which recording is named for it, and how to reach it.
+        let asked = try CommandRunner.run(["tag", "2026-11-27", "--add", "mouth tape", "--db", db], environment: ["TZ": "Europe/Berlin"])
+        #expect(asked.status == 64, "\(asked.stderr)")
+        #expect(asked.stderr.contains("no recording began on the night of 2026-11-27 (from noon that day to noon the next, Europe/Berlin); "
+                                      + "the one night stored is 2026-12-01 in \(db); \(night) (id 1) is named for that night, but its start "
+                                      + "was taken from the file's modification time, which copying resets, so it is stored as the night of "
+                                      + "2026-12-01: name it by its id, or give it its start"), "\(asked.stderr)")
+        #expect(asked.stderr.contains("analyze \(night) --start 2026-11-27T23:00:00+01:00 --db \(db) (the time an example)"), "\(asked.stderr)")
+
         let dated = try CommandRunner.run(["analyze", night, "--db", db, "--start", "2026-11-27T23:00:00+01:00"])
         #expect(dated.status == 0)
+        let tagged = try CommandRunner.run(["tag", "2026-11-27", "--add", "mouth tape", "--db", db], environment: ["TZ": "Europe/Berlin"])
+        #expect(tagged.status == 0, "once dated, its night names it: \(tagged.stderr)")
         let relisted = try CommandRunner.run(["recordings", "--db", db], environment: ["TZ": "Europe/Berlin"]).stdout
         #expect(relisted.contains("2026-11-27  2026-11-27T22:00:00.000Z ") && !relisted.contains("*"), "\(relisted)")
         let csv = try CommandRunner.run(["recordings", "--db", db, "--format", "csv"]).stdout
