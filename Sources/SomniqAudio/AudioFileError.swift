@@ -40,6 +40,9 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
     /// The file's size or modification time changed while it was read: another program wrote it meanwhile, so what
     /// was read is neither the old audio nor the new.
     case changedWhileRead(path: String)
+    /// The file holds other audio than the recording analysed from it (written over since), so nothing cut from it
+    /// would be the night's sounds.
+    case notTheAudioAnalysed(path: String)
 
     public var path: String {
         switch self {
@@ -49,7 +52,7 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
              .noSuchChannel(let path, _, _),
              .truncated(let path, _, _), .nonFiniteSamples(let path, _), .readFailed(let path, _),
              .cannotCreate(let path, _), .writeFailed(let path, _), .longerThanEncodingAllows(let path, _, _, _), .interrupted(let path),
-             .changedWhileRead(let path):
+             .changedWhileRead(let path), .notTheAudioAnalysed(let path):
             return path
         }
     }
@@ -78,6 +81,7 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
         case .longerThanEncodingAllows: "longer-than-encoding-allows"
         case .interrupted: "interrupted"
         case .changedWhileRead: "changed-while-read"
+        case .notTheAudioAnalysed: "not-the-audio-analysed"
         }
     }
 
@@ -152,6 +156,10 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
         case .changedWhileRead:
             return "the file changed while it was read (its size or modification time moved: is a recorder still writing "
                 + "it, or was it copied over?); nothing of it was stored; analyse it again once it is complete"
+        case .notTheAudioAnalysed:
+            return "holds other audio than the recording analysed from it (written over or edited since), so clips cut "
+                + "from it would not be of that night's sounds, and none were cut; put the recording analysed back, or "
+                + "analyse the file again to report what it holds now"
         }
     }
 

@@ -561,6 +561,16 @@ public final class AudioFileReader {
 }
 
 extension AudioFileReader {
+    /// The content hash (`contentSHA256`) of the file at `path`, decoded whole, of channel `channel` (from 1) alone
+    /// where given; `nil` where the file cannot give one (cut short).
+    public static func contentSHA256(of path: String, channel: Int? = nil) throws(AudioFileError) -> String? {
+        let reader = try AudioFileReader(path: path, acceptCutShort: true)
+        if let channel { try reader.readOnly(channel: channel) }
+        var chunk = [Float](repeating: 0, count: 65_536)
+        while try chunk.withUnsafeMutableBufferPointer({ buffer throws(AudioFileError) in try reader.read(into: buffer) }) > 0 {}
+        return reader.contentSHA256
+    }
+
     /// A short file's samples, mixed to mono, at its own rate: for clips (training clips, the pieces of a development
     /// night). Recordings are never read whole; they stream through `read(into:)`.
     /// A clip cut short gives the audio it holds.

@@ -1,5 +1,6 @@
 import Foundation
 import SomniqModel
+import SomniqPipeline
 import SomniqStore
 
 /// What one night's page shows, gathered from the database: plain values, so that the page is a pure function of
@@ -20,6 +21,8 @@ public struct NightReport: Sendable {
         public var modelVersion: String
         /// The one channel analysed (from 1), `nil` for the channels mixed.
         public var channel: Int? = nil
+        /// What its file was when it was analysed: its clips are cut only from that audio.
+        public var analysedFile: ClipCutter.AnalysedFile? = nil
     }
 
     public struct Episode: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import SomniqAudio
 import SomniqDetection
 import SomniqFeatures
 import SomniqModel
@@ -51,7 +52,8 @@ public struct NightReportBuilder {
         let recording = NightReport.Recording(
             id: id, fileName: record.fileName, path: record.path, startMilliseconds: start, startSource: record.startSource ?? "",
             durationSeconds: durationSeconds, sampleRate: sampleRate, channels: record.channels ?? 1,
-            modelName: record.modelName ?? "", modelVersion: record.modelVersion ?? "", channel: record.channel)
+            modelName: record.modelName ?? "", modelVersion: record.modelVersion ?? "", channel: record.channel,
+            analysedFile: ClipCutter.AnalysedFile(size: record.fileSize, modified: record.fileModified, contentSHA256: record.contentSHA256))
 
         let episodes = try store.episodes(recordingID: id, profile: profile).enumerated().map { index, episode in
             NightReport.Episode(number: index + 1, classID: episode.classID, tier: episode.tier, severity: episode.severity,
@@ -220,9 +222,12 @@ public struct NightReportBuilder {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             clips = try ClipCutter(margin: margin).cut(recordingPath: report.recording.path, recordingID: report.recording.id,
                                                        excerpts: excerpts, into: folder, encoding: .pcm16,
-                                                       channel: report.recording.channel)
+                                                       channel: report.recording.channel, analysed: report.recording.analysedFile)
         } catch {
-            let problem = "\(error)"
+            let problem = switch error as? AudioFileError {
+            case .notFound?, .brokenLink?: "\(error) (was the recording moved? analysing it again where it is now records its new place)"
+            default: "\(error)"
+            }
             report.audioProblem = problem
             return problem
         }

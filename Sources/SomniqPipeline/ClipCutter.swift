@@ -58,8 +58,14 @@ public struct ClipCutter {
     ///
     /// A recording analysed on one channel alone (`channel`, from 1: `analyze --channel`) gives clips of that channel,
     /// mono: what was heard, where its other channel may be dead, noisy or cancel it on a speaker that mixes them.
+    ///
+    /// With `analysed` (what the file was when it was analysed), the file must still hold that audio: the same size and
+    /// modification time, or else the same content hash (a copy put back, a file touched); a file written over since
+    /// throws `notTheAudioAnalysed` before anything is cut.
     public func cut(recordingPath: String, recordingID: Int64, excerpts: [Excerpt], into folder: String,
-                    encoding: AudioFileWriter.Encoding = .float32, channel: Int? = nil) throws(AudioFileError) -> [Clip] {
+                    encoding: AudioFileWriter.Encoding = .float32, channel: Int? = nil,
+                    analysed: AnalysedFile? = nil) throws(AudioFileError) -> [Clip] {
+        if let analysed { try analysed.check(recordingPath, channel: channel) }
         let reader = try AudioFileReader(path: recordingPath)
         let channels = reader.format.channelCount
         if let channel { try reader.readOnly(channel: channel) }
@@ -110,6 +116,29 @@ public struct ClipCutter {
             clips.append(Clip(file: name, excerpt: excerpt, excerptIndex: index, clipStartSeconds: Double(first) / rate, clipSeconds: Double(last - first) / rate))
         }
         return clips
+    }
+
+    /// What a recording's file was when it was analysed (`recordings.file_size`, `file_mtime`, `content_sha256`).
+    public struct AnalysedFile: Sendable {
+        public var size: Int64?
+        public var modified: Double?
+        public var contentSHA256: String?
+
+        public init(size: Int64?, modified: Double?, contentSHA256: String?) {
+            self.size = size
+            self.modified = modified
+            self.contentSHA256 = contentSHA256
+        }
+
+        /// Throws `notTheAudioAnalysed` unless the file at `path` is the one analysed (its size and modification time),
+        /// or holds the same audio (its content hash, channel `channel` alone where one was analysed). A file that
+        /// cannot be read throws as reading it does.
+        func check(_ path: String, channel: Int?) throws(AudioFileError) {
+            if let now = RecordingAnalyzer.identity(path), now.size == size, now.modified == modified { return }
+            guard let contentSHA256, try AudioFileReader.contentSHA256(of: path, channel: channel) == contentSHA256 else {
+                throw .notTheAudioAnalysed(path: path)
+            }
+        }
     }
 
     /// Whether something other than a clip this tool wrote is at `path` (a file, a link, a folder): a name not to reuse.

@@ -112,11 +112,13 @@ struct ClipsCommand: ParsableCommand {
             let chosen = excerpts.filter { soundClass == nil || $0.classID == soundClass }
             guard !chosen.isEmpty else { continue }
             do {
-                written += try cutter.cut(recordingPath: record.path, recordingID: id, excerpts: chosen, into: output, channel: record.channel).map { (record.path, $0) }
+                let analysed = ClipCutter.AnalysedFile(size: record.fileSize, modified: record.fileModified, contentSHA256: record.contentSHA256)
+                written += try cutter.cut(recordingPath: record.path, recordingID: id, excerpts: chosen, into: output, channel: record.channel,
+                                          analysed: analysed).map { (record.path, $0) }
             } catch {
                 failures += 1
                 switch error {
-                case .cannotCreate, .writeFailed:
+                case .cannotCreate, .writeFailed, .notTheAudioAnalysed:
                     Terminal.error(error.description)
                 default:
                     Terminal.error("\(error.description) (recording \(id) in \(db); was the file moved? analysing it again records its new place)")

@@ -103,8 +103,7 @@ struct ReportCommand: ParsableCommand {
         for (id, reason) in outcome.failures { Terminal.error("recording \(id): error: \(reason)") }
         for refusal in outcome.refusals { Terminal.error(refusal.description) }
         for (page, reason) in outcome.audioProblems {
-            Terminal.error("\(page): warning: written without audio: \(reason) (was the recording moved? analysing it again "
-                           + "records its new place; --no-audio writes pages without clips)")
+            Terminal.error("\(page): warning: written without audio: \(reason); --no-audio writes pages without clips")
         }
         // stdout: the pages written, one path a line (the trend page last), for a script to open or publish.
         if output != "-" {

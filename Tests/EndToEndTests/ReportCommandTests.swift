@@ -143,6 +143,39 @@ private enum ReportedNights {
         #expect(html.contains("The audio could not be cut from the recording"))
     }
 
+    /// A recording written over after it was analysed (another night at its path): neither the report nor `clips` cuts
+    /// the new audio as the night's episodes; the same audio put back under a new modification time (a copy) is cut.
+    @Test func aRecordingWrittenOverGivesNoClipsOfTheOtherAudio() throws {
+        let scratch = Scratch()
+        let night = scratch.file("night.caf")
+        let original = CommandRunner.root + "/fixtures/nights/apnea-night_8k.caf"
+        try FileManager.default.copyItem(atPath: original, toPath: night)
+        let database = scratch.file("over.sqlite")
+        #expect(try CommandRunner.run(["analyze", night, "--db", database, "--quiet"]).status == 0)
+        try FileManager.default.removeItem(atPath: night)
+        try FileManager.default.copyItem(atPath: CommandRunner.root + "/fixtures/nights/rainy-night_16k.flac", toPath: night)
+
+        let said = "\(night): error: holds other audio than the recording analysed from it (written over or edited since), so clips cut from it would not be of that night's sounds, and none were cut"
+        let report = try CommandRunner.run(["report", "1", "--db", database, "--output", scratch.file("n.html")])
+        #expect(report.status == 1 && report.stderr.contains(said), "\(report.stderr)")
+        #expect(!report.stderr.contains("was the recording moved"), "\(report.stderr)")
+        let html = try String(contentsOfFile: scratch.file("n.html"), encoding: .utf8)
+        #expect(html.contains("The audio could not be cut from the recording") && html.contains("holds other audio"))
+        let cut = (try? FileManager.default.contentsOfDirectory(atPath: scratch.file("n_audio"))) ?? []
+        #expect(cut.isEmpty, "\(cut)")
+        let clips = try CommandRunner.run(["clips", "--db", database, "--what", "episodes", "--output", scratch.file("clips")])
+        #expect(clips.status == 1 && clips.stderr.contains(said), "\(clips.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.file("clips")).filter { $0.hasSuffix(".wav") }.isEmpty)
+
+        // The analysed audio back, copied anew (another modification time): the same audio, so it is cut.
+        try FileManager.default.removeItem(atPath: night)
+        try FileManager.default.copyItem(atPath: original, toPath: night)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(3_600)], ofItemAtPath: night)
+        let again = try CommandRunner.run(["clips", "--db", database, "--what", "episodes", "--output", scratch.file("again")])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try !FileManager.default.contentsOfDirectory(atPath: scratch.file("again")).filter { $0.hasSuffix(".wav") }.isEmpty)
+    }
+
     @Test func mistakesAreUsageErrors() throws {
         let scratch = Scratch()
         let profile = try CommandRunner.run(["report", "1", "--db", db, "--profile", "loose", "--output", scratch.file("x.html")])
