@@ -132,12 +132,17 @@ public struct ClipCutter {
 
         /// Throws `notTheAudioAnalysed` unless the file at `path` is the one analysed (its size and modification time),
         /// or holds the same audio (its content hash, channel `channel` alone where one was analysed). A file that
-        /// cannot be read throws as reading it does.
+        /// cannot be read throws as reading it does. A night stored with none of the three (by a version of this tool
+        /// that kept none) cannot be checked, and is cut as it always was.
         func check(_ path: String, channel: Int?) throws(AudioFileError) {
             if let now = RecordingAnalyzer.identity(path), now.size == size, now.modified == modified { return }
-            guard let contentSHA256, try AudioFileReader.contentSHA256(of: path, channel: channel) == contentSHA256 else {
-                throw .notTheAudioAnalysed(path: path)
+            if let contentSHA256 {
+                guard try AudioFileReader.contentSHA256(of: path, channel: channel) == contentSHA256 else {
+                    throw .notTheAudioAnalysed(path: path)
+                }
+                return
             }
+            if size != nil || modified != nil { throw .notTheAudioAnalysed(path: path) }
         }
     }
 
