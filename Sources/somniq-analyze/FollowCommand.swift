@@ -175,6 +175,9 @@ struct FollowCommand: ParsableCommand {
         } catch {
             throw ValidationError(String(describing: error))
         }
+        // The program reading the alerts may end first (`follow ... | head -1`): the write then fails (EPIPE) and the
+        // follow ends as Ctrl-C ends it, storing the night, where SIGPIPE would kill it, and the recording, at once.
+        signal(SIGPIPE, SIG_IGN)
         // The database first: a follow that cannot store its night must not start recording one.
         let store = try StoreOpening.open(db)
         if !tags.isEmpty { TagCommand.warnOfNearTwins(tags, inUse: try store.tagsInUse()) }
@@ -308,6 +311,7 @@ struct FollowCommand: ParsableCommand {
         let printer = AlertPrinter(format: format, profile: chosen.name, classIDs: bundle.classifier.classIDs, path: path, timeZone: zone)
         var raisedCount = 0
         var lastRaised: (classID: String, offsetSeconds: Double)?
+        var outputClosed = false
         func raise(_ alerts: [Alert], start: Date) {
             for alert in alerts {
                 let tier = rules[alert.classIndex]?.tier ?? bundle.classifier.classes[alert.classIndex].tier
@@ -315,7 +319,11 @@ struct FollowCommand: ParsableCommand {
                 guard followed.shouldRaise(classID: fields.classID, kind: fields.kind, windowIndex: alert.frame) else { continue }
                 raisedCount += 1
                 lastRaised = (fields.classID, fields.offsetSeconds)
-                Terminal.output(printer.line(fields) + "\n")
+                if !outputClosed, !Terminal.outputIfOpen(printer.line(fields) + "\n") {
+                    outputClosed = true
+                    Terminal.error("\(path): standard output was closed (the program reading the alerts ended): the follow ends here and stores the night heard")
+                    input.stop()
+                }
                 command?.submit(fields.environment)
                 keep { () throws(StoreError) in
                     try followed.noteRaised(classID: fields.classID, kind: fields.kind, windowIndex: alert.frame, tier: fields.tier,
@@ -411,7 +419,7 @@ struct FollowCommand: ParsableCommand {
         let ending = input.ending(idle: idle)
         let heardFrom = input.channel.map { " on channel \($0) of \(input.format.channelCount) alone" } ?? ""
         Terminal.error("\(path): \(Formatting.clock(heard.heardSeconds)) followed\(heardFrom) (\(ending)); stored in \(db)\(taggedAs)")
-        return (storedFrom, interruption.received != nil)
+        return (storedFrom, interruption.received != nil || outputClosed)
     }
 
     /// The path to store the followed night from: the file's own, the name it was given while followed, or the file that

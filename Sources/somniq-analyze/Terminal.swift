@@ -16,6 +16,15 @@ enum Terminal {
         }
     }
 
+    /// Writes `text` to stdout as `output` does, where SIGPIPE is ignored (`follow`, which must not die with what reads
+    /// its alerts): `false` once stdout is closed (the program reading it ended) or cannot be written.
+    static func outputIfOpen(_ text: String) -> Bool {
+        lock.withLock {
+            clearLocked()
+            return (try? FileHandle.standardOutput.write(contentsOf: Data(text.utf8))) != nil
+        }
+    }
+
     /// One line on stderr: control characters in it (a line break in a file name) are escaped, so a name cannot
     /// forge another line.
     static func error(_ message: String) {

@@ -436,6 +436,61 @@ import Testing
         #expect(try AudioFileReader.readMono(recording).samples.count == samples.count)
     }
 
+    /// The program reading the alerts ends before the night does (`follow - ... | head -n 1`): the follow ends as Ctrl-C
+    /// ends it, finishing its recording and storing the night heard, where SIGPIPE used to kill it and the recording with
+    /// it. Standard input is fed at ten times real time by a shell loop (which stops once nothing reads it).
+    @Test func aFollowWhoseReaderEndsStoresTheNightHeard() throws {
+        let scratch = Scratch()
+        let (samples, rate) = Self.night
+        let raw = scratch.file("night.raw")
+        #expect(FileManager.default.createFile(atPath: raw, contents: samples.withUnsafeBytes { Data($0) }))
+        let recording = scratch.file("live.wav"), database = scratch.file("follow.sqlite")
+        let errors = scratch.file("stderr"), first = scratch.file("first"), status = scratch.file("status")
+        let pipeline = Process()
+        pipeline.executableURL = URL(fileURLWithPath: "/bin/bash")
+        pipeline.arguments = ["-c", """
+            for i in $(seq 0 \(samples.count / rate)); do dd if="$0" bs=\(rate * 2) skip=$i count=1 status=none || break; sleep 0.1; done \
+            | "$1" follow - --rate \(rate) --record "$2" --db "$3" --model "$4" --format jsonl --start 2026-11-27T23:00:00Z 2>"$5" \
+            | head -n 1 >"$6"; echo "${PIPESTATUS[1]}" >"$7"
+            """, raw, CommandRunner.productsFolder.appendingPathComponent("somniq-analyze").path, recording, database,
+            CommandRunner.root + "/models/rules", errors, first, status]
+        try pipeline.run()
+        pipeline.waitUntilExit()
+        let stderr = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+        let exit = (try? String(contentsOfFile: status, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(exit == "0", "the follow's exit status (141: killed by SIGPIPE): \(stderr)")
+        #expect(stderr.contains("\(recording): standard output was closed (the program reading the alerts ended): the follow ends "
+                                + "here and stores the night heard"), "\(stderr)")
+        let printed = (try? String(contentsOfFile: first, encoding: .utf8)) ?? ""
+        #expect(printed.hasPrefix("{\"class\":") && printed.split(separator: "\n").count == 1, "\(printed)")
+        // The night heard, stored whole from the recording finished when the follow ended (shorter than the night fed).
+        let listed = try CommandRunner.run(["recordings", "--db", database, "--format", "json"])
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+        #expect(entries.count == 1 && entries.first?["status"] as? String == "complete", "\(entries)")
+        let heard = try AudioFileReader(path: recording).format.durationSeconds
+        #expect(heard > 30 && heard < Double(samples.count) / Double(rate), "\(heard) s recorded")
+    }
+
+    /// The follow ignores SIGINT, SIGTERM (caught on a dispatch source) and SIGPIPE; its --on-alert commands do not
+    /// inherit that (an ignored signal stays ignored across exec, and a shell cannot trap it): the timeout's SIGTERM
+    /// reaches a command's trap, and a command writing to a closed pipe ends as any program does.
+    @Test func anAlertCommandHandlesSignalsAsAnyProgramDoes() throws {
+        let scratch = Scratch()
+        let caf = scratch.file("night.caf")
+        try FileManager.default.copyItem(atPath: sampleNight, toPath: caf)
+        let hook = scratch.file("on-alert.sh"), log = scratch.file("log")
+        try "#!/bin/sh\ngrep '^SigIgn:' /proc/$$/status >> \"$1\"\n".write(toFile: hook, atomically: false, encoding: .utf8)
+        chmod(hook, 0o755)
+        let followed = try CommandRunner.run(["follow", caf, "--db", scratch.file("f.sqlite"), "--profile", "very-conservative",
+                                              "--format", "jsonl", "--on-alert", "\(hook) \(log)"])
+        #expect(followed.status == 0, "\(followed.stderr)")
+        let masks = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n")
+            .compactMap { UInt64($0.split(separator: "\t").last ?? "", radix: 16) }
+        #expect(!masks.isEmpty && masks.count == followed.stdout.split(separator: "\n").count, "one command an alert: \(masks)")
+        let handled: UInt64 = (1 << (UInt64(SIGINT) - 1)) | (1 << (UInt64(SIGTERM) - 1)) | (1 << (UInt64(SIGPIPE) - 1))
+        #expect(masks.allSatisfy { $0 & handled == 0 }, "signals the command would ignore: \(masks.map { String($0, radix: 16) })")
+    }
+
     /// `follow --channel`, as `analyze --channel`: a stereo recording whose channels cancel in the mix (one inverted) is
     /// heard on the channel asked for, from a file and from standard input (whose recording keeps both channels), and
     /// stored as that channel's night, the one `analyze --channel` stores; the mix is heard as silence, with the warning
