@@ -12,7 +12,7 @@ enum Terminal {
     static func output(_ text: String) {
         lock.withLock {
             clearLocked()
-            FileHandle.standardOutput.write(Data(text.utf8))
+            write(.standardOutput, text)
         }
     }
 
@@ -21,8 +21,16 @@ enum Terminal {
     static func outputIfOpen(_ text: String) -> Bool {
         lock.withLock {
             clearLocked()
-            return (try? FileHandle.standardOutput.write(contentsOf: Data(text.utf8))) != nil
+            return write(.standardOutput, text)
         }
+    }
+
+    /// Writes `text` without trapping: where SIGPIPE is ignored (`follow`), a closed stdout or stderr makes the write fail
+    /// (EPIPE), which `FileHandle.write(_:)` turns into a crash; elsewhere SIGPIPE ends the process first, as usual.
+    /// Whether it was written.
+    @discardableResult
+    private static func write(_ handle: FileHandle, _ text: String) -> Bool {
+        (try? handle.write(contentsOf: Data(text.utf8))) != nil
     }
 
     /// One line on stderr: control characters in it (a line break in a file name) are escaped, so a name cannot
@@ -31,7 +39,7 @@ enum Terminal {
         let line = Formatting.printable(message.hasSuffix("\n") ? String(message.dropLast()) : message) + "\n"
         lock.withLock {
             clearLocked()
-            FileHandle.standardError.write(Data(line.utf8))
+            write(.standardError, line)
         }
     }
 
@@ -44,7 +52,7 @@ enum Terminal {
     static func progress(_ message: String) {
         guard stderrIsTerminal else { return }
         lock.withLock {
-            FileHandle.standardError.write(Data("\r\u{1B}[2K\(Formatting.printable(message))".utf8))
+            write(.standardError, "\r\u{1B}[2K\(Formatting.printable(message))")
             progressShown = true
         }
     }
@@ -55,7 +63,7 @@ enum Terminal {
 
     private static func clearLocked() {
         guard stderrIsTerminal, progressShown else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+        write(.standardError, "\r\u{1B}[2K")
         progressShown = false
     }
 }
