@@ -15,7 +15,7 @@ struct SomniqAnalyze: ParsableCommand {
             """,
         version: toolVersion,
         subcommands: [AnalyzeCommand.self, ClassifyCommand.self, CompareCommand.self, EvaluateCommand.self, ExportCommand.self, FitCommand.self, RegressCommand.self,
-                      ProfilesCommand.self, RecordingsCommand.self,
+                      ProfilesCommand.self, RecordingsCommand.self, RemoveCommand.self,
                       ClassesCommand.self, ClipsCommand.self, ReportCommand.self, MergeCommand.self, TagCommand.self, TrendsCommand.self, FollowCommand.self])
 
     /// Runs the command as ArgumentParser would, then closes every database it opened: the last write is checkpointed

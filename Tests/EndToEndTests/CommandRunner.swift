@@ -130,6 +130,16 @@ final class Scratch {
     deinit { try? FileManager.default.removeItem(atPath: path) }
     func file(_ name: String) -> String { path + "/" + name }
 
+    /// Three inputs here: a copy of the sample night (`night.caf`), a copy of the fixture `other` (named with its
+    /// extension), and `notes.wav`, which is not audio.
+    func nightOtherAndNotes(other: String) throws -> (night: String, other: String, notes: String) {
+        let night = file("night.caf"), copy = file("other." + (other as NSString).pathExtension), notes = file("notes.wav")
+        try FileManager.default.copyItem(atPath: sampleNight, toPath: night)
+        try FileManager.default.copyItem(atPath: other, toPath: copy)
+        try "not audio".write(toFile: notes, atomically: true, encoding: .utf8)
+        return (night, copy, notes)
+    }
+
     /// A model folder `name` here: `model` as its `model.json`, beside the `profiles.json` of the model folder `profiles`.
     func modelFolder(_ name: String, model: Data, profiles: String) throws -> String {
         let folder = file(name)

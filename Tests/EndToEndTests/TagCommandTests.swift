@@ -102,10 +102,7 @@ import Testing
     /// tags kept); a file that fails takes none and stops nothing; a tag that cannot be one is refused before any work.
     @Test func analyzeTagsTheNightsItIsGiven() throws {
         let scratch = Scratch()
-        let night = scratch.file("night.caf"), other = scratch.file("other.caf"), bad = scratch.file("notes.wav")
-        try FileManager.default.copyItem(atPath: sampleNight, toPath: night)
-        try FileManager.default.copyItem(atPath: CommandRunner.root + "/fixtures/nights/apnea-night_8k.caf", toPath: other)
-        try "not audio".write(toFile: bad, atomically: true, encoding: .utf8)
+        let (night, other, bad) = try scratch.nightOtherAndNotes(other: CommandRunner.root + "/fixtures/nights/apnea-night_8k.caf")
         let db = scratch.file("db.sqlite")
         #expect(try CommandRunner.run(["analyze", night, "--db", db, "--quiet"]).status == 0)
         #expect(try CommandRunner.run(["tag", night, "--add", "side", "--db", db]).status == 0)
