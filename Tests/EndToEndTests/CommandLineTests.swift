@@ -365,7 +365,7 @@ let sampleNight = CommandRunner.root + "/fixtures/sample-night/sleep_recording_1
         #expect(running.terminationStatus == 0, "\(running.stderr)")
         let queue = try DatabaseQueue(path: db)
         try queue.read { db in
-            #expect(try String.fetchOne(db, sql: "SELECT model_name || ' ' || model_version FROM recordings") == "default 3.7.0")
+            #expect(try String.fetchOne(db, sql: "SELECT model_name || ' ' || model_version FROM recordings") == "default 3.7.1")
             // The scripted gasp (88 s, a hand-written class) and the smoke alarm (150–166 s): nothing else.
             let critical = try Row.fetchAll(db, sql: """
                 SELECT class_id, start_offset_s, end_offset_s FROM episodes WHERE profile = 'balanced' AND tier = 'critical'

@@ -48,7 +48,7 @@ let rulesModelPath = repositoryRoot + "/models/rules"
 
     @Test func versionTagNamesModelAndProfiles() {
         #expect(Self.bundles[0].versionTag == "default@\(Self.bundles[0].classifier.version)+profiles@\(Self.bundles[0].profiles.version)")
-        #expect(Self.bundles[1].versionTag.hasPrefix("rules@0.22.0+"))
+        #expect(Self.bundles[1].versionTag.hasPrefix("rules@0.23.0+"))
     }
 
     @Test func theDefaultIsFittedFromTheRulesAndSaysHow() throws {
