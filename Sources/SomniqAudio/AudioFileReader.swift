@@ -23,7 +23,7 @@ public final class AudioFileReader {
     let source: GrowingAudioSource?
     private var interleaved: [Float] = []
     /// Whether the file's samples are 8- or 16-bit integers, read (and hashed) as 16-bit ones.
-    private let readsIntegers: Bool
+    private var readsIntegers: Bool
     private var integers: [Int16] = []
     private var framesRead: Int64 = 0
     /// The content hash; above 32 kHz on a queue of its own beside the decoding (`StreamingDigest`).
@@ -566,6 +566,18 @@ extension AudioFileReader {
     public static func contentSHA256(of path: String, channel: Int? = nil) throws(AudioFileError) -> String? {
         let reader = try AudioFileReader(path: path, acceptCutShort: true)
         if let channel { try reader.readOnly(channel: channel) }
+        var chunk = [Float](repeating: 0, count: 65_536)
+        while try chunk.withUnsafeMutableBufferPointer({ buffer throws(AudioFileError) in try reader.read(into: buffer) }) > 0 {}
+        return reader.contentSHA256
+    }
+
+    /// The content hash that versions of this tool before 16-bit audio was read as integers gave the file at `path`
+    /// (every sample hashed as the float libsndfile reads it, 4 bytes where 2 are hashed now), for a night stored then;
+    /// `nil` for a file whose hash never changed (one not read as integers), or cut short.
+    public static func contentSHA256HashedAsFloats(of path: String) throws(AudioFileError) -> String? {
+        let reader = try AudioFileReader(path: path, acceptCutShort: true)
+        guard reader.readsIntegers else { return nil }
+        reader.readsIntegers = false
         var chunk = [Float](repeating: 0, count: 65_536)
         while try chunk.withUnsafeMutableBufferPointer({ buffer throws(AudioFileError) in try reader.read(into: buffer) }) > 0 {}
         return reader.contentSHA256

@@ -131,16 +131,17 @@ public struct ClipCutter {
         }
 
         /// Throws `notTheAudioAnalysed` unless the file at `path` is the one analysed (its size and modification time),
-        /// or holds the same audio (its content hash, channel `channel` alone where one was analysed). A file that
+        /// or holds the same audio (its content hash, channel `channel` alone where one was analysed; or, for 16-bit
+        /// audio, the hash of its samples as floats that nights stored before model 3.5.0 carry). A file that
         /// cannot be read throws as reading it does. A night stored with none of the three (by a version of this tool
         /// that kept none) cannot be checked, and is cut as it always was.
         func check(_ path: String, channel: Int?) throws(AudioFileError) {
             if let now = RecordingAnalyzer.identity(path), now.size == size, now.modified == modified { return }
             if let contentSHA256 {
-                guard try AudioFileReader.contentSHA256(of: path, channel: channel) == contentSHA256 else {
-                    throw .notTheAudioAnalysed(path: path)
-                }
-                return
+                if try AudioFileReader.contentSHA256(of: path, channel: channel) == contentSHA256 { return }
+                // A 16-bit night stored before such audio was hashed as integers carries the hash of its floats.
+                if channel == nil, try AudioFileReader.contentSHA256HashedAsFloats(of: path) == contentSHA256 { return }
+                throw .notTheAudioAnalysed(path: path)
             }
             if size != nil || modified != nil { throw .notTheAudioAnalysed(path: path) }
         }

@@ -36,7 +36,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
             "\(path): error: \(what) not found in the database"
         case .notOurs(let path, let tables):
             "\(path): error: not a somniq-analyze database (it holds other tables: \(tables.prefix(5).joined(separator: ", "))"
-                + "\(tables.count > 5 ? ", ..." : "")); nothing was changed. Choose another --db, or pass --adopt-database to add our tables to it"
+                + "\(tables.count > 5 ? ", ..." : "")); nothing was changed. Choose another --db, or, to keep analyses in it beside its own tables, "
+                + "analyse into it with 'somniq-analyze analyze FILE --db \(path) --adopt-database'"
         case .newerVersion(let path, let steps):
             "\(path): error: written by a newer version of somniq-analyze (schema \(steps.joined(separator: ", ")), which this version "
                 + "does not know); nothing was changed. Use that version or a newer one"

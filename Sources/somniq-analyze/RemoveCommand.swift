@@ -44,7 +44,18 @@ struct RemoveCommand: ParsableCommand {
             }
             var removed = 0
             for id in ids {
-                guard let record = try store.recording(id: id), let tags = try store.remove(recordingID: id) else { continue }
+                guard let record = try store.recording(id: id) else { continue }
+                let tags: [String]?
+                do throws(StoreError) {
+                    tags = try store.remove(recordingID: id)
+                } catch {
+                    guard case .writeFailed(_, let reason) = error else { throw error }
+                    // Each recording goes in a transaction of its own: this one stays whole, those before are gone.
+                    Terminal.error("\(db): error: could not remove recording \(id) (\(Formatting.printable(record.path))); it is kept whole: "
+                                   + "\(reason)" + (removed > 0 ? " (\(Formatting.counted(removed, "recording")) named before it removed)" : ""))
+                    throw ExitStatus.nothingDone
+                }
+                guard let tags else { continue }
                 removed += 1
                 Terminal.output("\(id)\t\(Formatting.printable(record.path))\t\(tags.map(Formatting.printable).joined(separator: ","))\n")
             }

@@ -239,11 +239,14 @@ import Testing
         try queue.write { try $0.execute(sql: "CREATE TABLE photos (name TEXT); INSERT INTO photos VALUES ('beach.jpg')") }
         try queue.close()
         let before = try Data(contentsOf: URL(fileURLWithPath: db))
-        for arguments in [["analyze", sampleNight, "--quiet"], ["export", "--format", "csv"], ["compare", "1"], ["clips", "--output", scratch.file("clips")]] {
+        for arguments in [["analyze", sampleNight, "--quiet"], ["export", "--format", "csv"], ["compare", "1"], ["clips", "--output", scratch.file("clips")],
+                          ["recordings"], ["tag", "1", "--add", "x"], ["remove", "1"]] {
             let result = try CommandRunner.run(arguments + ["--db", db])
             #expect(result.status == 2, "\(arguments[0]): \(result.stderr)")
             #expect(result.stderr.contains("photos.sqlite: error: not a somniq-analyze database (it holds other tables: photos)"),
                     "\(arguments[0]): \(result.stderr)")
+            // The way to share the file is named as the command that takes it (only `analyze` does).
+            #expect(result.stderr.contains("'somniq-analyze analyze FILE --db \(db) --adopt-database'"), "\(arguments[0]): \(result.stderr)")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter { $0.hasPrefix("photos") } == ["photos.sqlite"])

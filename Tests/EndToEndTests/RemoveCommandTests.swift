@@ -77,6 +77,35 @@ import Testing
         #expect(try Self.rows(of: otherID, hash: otherHash, in: db) == otherBefore)
     }
 
+    /// A removal the database refuses (here a trigger of the user's; a full disk or a lock held too long alike) keeps
+    /// that recording whole, names it, and says what was removed before it.
+    @Test func aRemovalRefusedKeepsTheRecordingWholeAndSaysSo() throws {
+        let scratch = Scratch()
+        let (night, other, _) = try scratch.nightOtherAndNotes(other: CommandRunner.root + "/fixtures/nights/rainy-night_16k.flac")
+        let db = scratch.file("db.sqlite")
+        #expect(try CommandRunner.run(["analyze", night, other, "--db", db, "--quiet"]).status == 0)
+        let (nightID, nightHash) = try #require(try Self.idAndHash(ofPath: night, in: db))
+        let (otherID, otherHash) = try #require(try Self.idAndHash(ofPath: other, in: db))
+        let queue = try DatabaseQueue(path: db)
+        try queue.write { db in
+            try db.execute(sql: """
+                CREATE TRIGGER keep_other BEFORE DELETE ON recordings WHEN OLD.id = \(otherID)
+                BEGIN SELECT RAISE(ABORT, 'kept by the user'); END
+                """)
+        }
+        try queue.close()
+        let otherBefore = try Self.rows(of: otherID, hash: otherHash, in: db)
+
+        let result = try CommandRunner.run(["remove", night, other, "--db", db])
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("error: could not remove recording \(otherID) (\(other)); it is kept whole: ")
+                && result.stderr.contains("kept by the user") && result.stderr.contains("(1 recording named before it removed)"),
+                "\(result.stderr)")
+        #expect(result.stdout == "\(nightID)\t\(night)\t\n", "\(result.stdout)")
+        #expect(try Self.rows(of: nightID, hash: nightHash, in: db).values.allSatisfy { $0 == 0 })
+        #expect(try Self.rows(of: otherID, hash: otherHash, in: db) == otherBefore)
+    }
+
     @Test func aDatabaseThatIsNotThereIsNotCreated() throws {
         let scratch = Scratch()
         let db = scratch.file("none.sqlite")

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SomniqAudio
 import Testing
 
 /// The apnea night (snoring bouts, each ended by a pause and a gasp; breathing; a smoke alarm) and the sample night,
@@ -129,12 +130,19 @@ private enum ReportedNights {
         #expect(!FileManager.default.fileExists(atPath: scratch.file("b_audio")))
     }
 
+    static let apneaNight = CommandRunner.root + "/fixtures/nights/apnea-night_8k.caf"
+
+    /// A copy of the apnea night in `scratch` (`night.caf`), analysed into the database `database` there.
+    static func analysedCopyOfTheApneaNight(in scratch: Scratch, database: String) throws -> (night: String, database: String) {
+        let night = scratch.file("night.caf"), path = scratch.file(database)
+        try FileManager.default.copyItem(atPath: apneaNight, toPath: night)
+        #expect(try CommandRunner.run(["analyze", night, "--db", path, "--quiet"]).status == 0)
+        return (night, path)
+    }
+
     @Test func aMovedRecordingGivesAPageWithoutAudioAndSaysSo() throws {
         let scratch = Scratch()
-        let copy = scratch.file("night.caf")
-        try FileManager.default.copyItem(atPath: CommandRunner.root + "/fixtures/nights/apnea-night_8k.caf", toPath: copy)
-        let moved = scratch.file("moved.sqlite")
-        #expect(try CommandRunner.run(["analyze", copy, "--db", moved, "--quiet"]).status == 0)
+        let (copy, moved) = try Self.analysedCopyOfTheApneaNight(in: scratch, database: "moved.sqlite")
         try FileManager.default.removeItem(atPath: copy)
         let result = try CommandRunner.run(["report", "1", "--db", moved, "--output", scratch.file("n.html")])
         #expect(result.status == 1, "the page is written, its audio is not: \(result.stderr)")
@@ -147,11 +155,8 @@ private enum ReportedNights {
     /// the new audio as the night's episodes; the same audio put back under a new modification time (a copy) is cut.
     @Test func aRecordingWrittenOverGivesNoClipsOfTheOtherAudio() throws {
         let scratch = Scratch()
-        let night = scratch.file("night.caf")
-        let original = CommandRunner.root + "/fixtures/nights/apnea-night_8k.caf"
-        try FileManager.default.copyItem(atPath: original, toPath: night)
-        let database = scratch.file("over.sqlite")
-        #expect(try CommandRunner.run(["analyze", night, "--db", database, "--quiet"]).status == 0)
+        let (night, database) = try Self.analysedCopyOfTheApneaNight(in: scratch, database: "over.sqlite")
+        let original = Self.apneaNight
         try FileManager.default.removeItem(atPath: night)
         try FileManager.default.copyItem(atPath: CommandRunner.root + "/fixtures/nights/rainy-night_16k.flac", toPath: night)
 
@@ -174,6 +179,41 @@ private enum ReportedNights {
         let again = try CommandRunner.run(["clips", "--db", database, "--what", "episodes", "--output", scratch.file("again")])
         #expect(again.status == 0, "\(again.stderr)")
         #expect(try !FileManager.default.contentsOfDirectory(atPath: scratch.file("again")).filter { $0.hasSuffix(".wav") }.isEmpty)
+    }
+
+    /// A 16-bit night stored before such audio was hashed as integers (model 3.5.0) carries the hash of its samples as
+    /// floats: its file copied back (another modification time), the same audio, is still cut; another hash is not.
+    @Test func aNightHashedAsFloatsBeforeIsKnownByItsAudio() throws {
+        let scratch = Scratch()
+        let (night, database) = try Self.analysedCopyOfTheApneaNight(in: scratch, database: "old.sqlite")
+        // The hash as it was stored then: rate, channels and frames as little-endian 64-bit integers, then every sample
+        // as a little-endian 32-bit float (the night is mono, so its samples are its one channel's).
+        let (samples, rate) = try AudioFileReader.readMono(night)
+        var bytes = Data()
+        for field in [Int64(rate), 1, Int64(samples.count)] { withUnsafeBytes(of: field.littleEndian) { bytes.append(contentsOf: $0) } }
+        for sample in samples { withUnsafeBytes(of: sample.bitPattern.littleEndian) { bytes.append(contentsOf: $0) } }
+        try bytes.write(to: URL(fileURLWithPath: scratch.file("floats")))
+        let sha256sum = Process(), pipe = Pipe()
+        sha256sum.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+        sha256sum.arguments = [scratch.file("floats")]
+        sha256sum.standardOutput = pipe
+        try sha256sum.run()
+        let digest = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        sha256sum.waitUntilExit()
+        let asFloats = String(digest.prefix { !$0.isWhitespace })
+        let queue = try DatabaseQueue(path: database)
+        let stored = try queue.read { try String.fetchOne($0, sql: "SELECT content_sha256 FROM recordings") }
+        #expect(asFloats.count == 64 && asFloats != stored, "the integers' hash is another: \(asFloats)")
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(3_600)], ofItemAtPath: night)
+
+        for (hash, cut) in [(asFloats, true), (String(asFloats.reversed()), false)] {
+            try queue.write { try $0.execute(sql: "UPDATE recordings SET content_sha256 = ?", arguments: [hash]) }
+            let output = scratch.file("clips-\(cut)")
+            let clips = try CommandRunner.run(["clips", "--db", database, "--what", "episodes", "--output", output])
+            let wavs = ((try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []).filter { $0.hasSuffix(".wav") }
+            #expect(clips.status == (cut ? 0 : 1) && wavs.isEmpty == !cut, "\(hash): \(clips.stderr)")
+        }
+        try queue.close()
     }
 
     @Test func mistakesAreUsageErrors() throws {
