@@ -88,6 +88,9 @@ public struct RecordingListing: Sendable {
             text += "* start taken from the file's modification time (no date and time in its name or its recorder's chunk), "
                 + "which copying a file resets: check its night, and set it with analyze FILE --start (nothing is decoded again)\n"
         }
+        if entries.contains(where: { $0.status == "failed" }) {
+            text += "a failed file stays listed until it is analysed again or removed ('somniq-analyze remove --failed' removes them all)\n"
+        }
         let complete = entries.filter { $0.status == "complete" }.count
         let partial = entries.filter { $0.status == "partial" }.count
         text += "\(Formatting.counted(entries.count, "recording")): \(complete) complete, \(entries.count - complete - partial) failed"

@@ -9,21 +9,25 @@ struct RemoveCommand: ParsableCommand {
         abstract: "Remove recordings from the database, with everything stored of them; their audio files are not touched.",
         discussion: """
             For a recording analysed by mistake (a test file, a night heard from the wrong room), a file whose analysis \
-            failed and will not be fixed, or a night that should not count in the trends. Each recording named goes with \
+            failed and will not be fixed (--failed: all of them), or a night that should not count in the trends. Each recording named goes with \
             its windows, alerts, episodes, snores and night summary, in one transaction, and its night's tags go too. Analysing the file again stores it afresh: to keep a night out, \
             move its file out of the folders you analyse.
             Prints, one line per recording removed: its id, path and the tags removed with it (comma-separated).
             """)
 
-    @Argument(help: ArgumentHelp("Recordings, by id, path (a failed or partial one too), or night (2026-11-21: begun from noon that day to noon the next, local time; last: the latest night). At least one: nothing is removed unnamed.", valueName: "id|path|night"))
+    @Argument(help: ArgumentHelp("Recordings, by id, path (a failed or partial one too), or night (2026-11-21: begun from noon that day to noon the next, local time; last: the latest night). At least one, or --failed: nothing is removed unnamed.", valueName: "id|path|night"))
     var recordings: [String] = []
 
     @Option(help: ArgumentHelp("SQLite database.", valueName: "path"))
     var db = AnalysisStore.defaultPath
 
+    @Flag(help: "Also remove every recording whose analysis failed (files that could not be read, listed as failed by 'recordings').")
+    var failed = false
+
     func validate() throws {
-        if recordings.isEmpty {
-            throw ValidationError("name the recordings to remove (ids, paths, or nights: 2026-11-21, last; 'somniq-analyze recordings' lists them)")
+        if recordings.isEmpty && !failed {
+            throw ValidationError("name the recordings to remove (ids, paths, or nights: 2026-11-21, last; 'somniq-analyze recordings' "
+                                  + "lists them), or give --failed")
         }
     }
 
@@ -41,6 +45,9 @@ struct RemoveCommand: ParsableCommand {
                     named = atPath.isEmpty ? try RecordingSelection.resolve([argument], store: store, db: db) : atPath
                 }
                 ids += named.filter { !ids.contains($0) }
+            }
+            if failed {
+                ids += try store.recordings().filter { $0.status == "failed" && !ids.contains($0.id) }.map(\.id)
             }
             var removed = 0
             for id in ids {

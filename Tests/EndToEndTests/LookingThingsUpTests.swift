@@ -24,6 +24,7 @@ import Testing
         #expect(lines.contains { $0.hasPrefix("2 ") && $0.contains("failed: not-audio") && $0.hasSuffix("notes.wav") }, "\(table.stdout)")
         #expect(lines.contains { $0.hasPrefix("2: ") && $0.contains("not a readable audio file") }, "\(table.stdout)")
         #expect(lines.last == "2 recordings: 1 complete, 1 failed")
+        #expect(lines.dropLast().last?.contains("'somniq-analyze remove --failed' removes them all") == true, "\(table.stdout)")
 
         let json = try CommandRunner.run(["recordings", "--db", study, "--format", "json"])
         let entries = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]] ?? []

@@ -47,7 +47,8 @@ import Testing
 
         // Nothing named, or one name not found: usage errors, and nothing removed.
         let unnamed = try CommandRunner.run(["remove", "--db", db])
-        #expect(unnamed.status == 64 && unnamed.stderr.contains("name the recordings to remove"), "\(unnamed.stderr)")
+        #expect(unnamed.status == 64 && unnamed.stderr.contains("name the recordings to remove") && unnamed.stderr.contains("--failed"),
+                "\(unnamed.stderr)")
         let mistyped = try CommandRunner.run(["remove", night, scratch.file("nigth.caf"), "--db", db])
         #expect(mistyped.status == 64 && mistyped.stderr.contains("no analysed recording"), "\(mistyped.stderr)")
         #expect(try Self.rows(of: nightID, hash: nightHash, in: db) == nightBefore, "a mistyped name removes nothing")
@@ -75,6 +76,28 @@ import Testing
         let byID = try CommandRunner.run(["remove", String(againID), "--db", db])
         #expect(byID.status == 0 && byID.stdout == "\(againID)\t\(night)\t\n", "\(byID.stdout) \(byID.stderr)")
         #expect(try Self.rows(of: otherID, hash: otherHash, in: db) == otherBefore)
+    }
+
+    /// `--failed` clears every file whose analysis failed (kept so that `recordings` says why), and only those.
+    @Test func everyFailedFileIsRemovedAtOnce() throws {
+        let scratch = Scratch()
+        let (night, _, notes) = try scratch.nightOtherAndNotes(other: CommandRunner.root + "/fixtures/nights/rainy-night_16k.flac")
+        let empty = scratch.file("empty.wav")
+        #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
+        let db = scratch.file("db.sqlite")
+        #expect(try CommandRunner.run(["analyze", night, notes, empty, "--db", db, "--quiet"]).status == 1)
+        let (nightID, nightHash) = try #require(try Self.idAndHash(ofPath: night, in: db))
+        let nightBefore = try Self.rows(of: nightID, hash: nightHash, in: db)
+        let failedIDs = try [notes, empty].map { try #require(try Self.idAndHash(ofPath: $0, in: db)).0 }
+
+        let result = try CommandRunner.run(["remove", "--failed", "--db", db])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.split(separator: "\n").sorted() == ["\(failedIDs[0])\t\(notes)\t", "\(failedIDs[1])\t\(empty)\t"].sorted(),
+                "\(result.stdout)")
+        for id in failedIDs { #expect(try Self.rows(of: id, hash: nil, in: db)["recordings"] == 0) }
+        #expect(try Self.rows(of: nightID, hash: nightHash, in: db) == nightBefore)
+        let listed = try CommandRunner.run(["recordings", "--db", db])
+        #expect(listed.stdout.contains("1 recording: 1 complete, 0 failed"), "\(listed.stdout)")
     }
 
     /// A removal the database refuses (here a trigger of the user's; a full disk or a lock held too long alike) keeps
