@@ -16,7 +16,7 @@ extension AnalysisStore {
 
     /// Removes recording `id` and everything stored of it (its windows, detections, alerts, episodes, events and bouts,
     /// the night's summary, the places it was seen), in one transaction. The night's tags, kept by its audio's hash, go
-    /// with it, unless another row still holds that hash (one complete row holds a hash; the check keeps that so).
+    /// with it unless another row still holds that hash.
     /// Returns the tags removed with it, or `nil` when no recording has that id. The audio file is not touched.
     public func remove(recordingID id: Int64) throws(StoreError) -> [String]? {
         do {

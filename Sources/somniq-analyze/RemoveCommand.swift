@@ -9,13 +9,16 @@ struct RemoveCommand: ParsableCommand {
         abstract: "Remove recordings from the database, with everything stored of them; their audio files are not touched.",
         discussion: """
             For a recording analysed by mistake (a test file, a night heard from the wrong room), a file whose analysis \
-            failed and will not be fixed (--failed: all of them), or a night that should not count in the trends. Each recording named goes with \
-            its windows, alerts, episodes, snores and night summary, in one transaction, and its night's tags go too. Analysing the file again stores it afresh: to keep a night out, \
-            move its file out of the folders you analyse.
+            failed and will not be fixed (--failed: all of them), or a night that should not count in the trends. Each \
+            recording named goes with its windows, alerts, episodes, snores and night summary, in one transaction, and \
+            its night's tags go too. Analysing the file again stores it afresh: to keep a night out, move its file out \
+            of the folders you analyse.
             Prints, one line per recording removed: its id, path and the tags removed with it (comma-separated).
             """)
 
-    @Argument(help: ArgumentHelp("Recordings, by id, path (a failed or partial one too), or night (2026-11-21: begun from noon that day to noon the next, local time; last: the latest night). At least one, or --failed: nothing is removed unnamed.", valueName: "id|path|night"))
+    @Argument(help: ArgumentHelp("Recordings, by id, path (a failed or partial one too), or night (2026-11-21: begun from noon "
+                                 + "that day to noon the next, local time; last: the latest night). At least one, or --failed: "
+                                 + "nothing is removed unnamed.", valueName: "id|path|night"))
     var recordings: [String] = []
 
     @Option(help: ArgumentHelp("SQLite database.", valueName: "path"))
