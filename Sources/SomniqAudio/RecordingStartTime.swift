@@ -11,7 +11,8 @@ public struct RecordingStartTime: Equatable, Sendable {
         /// Broadcast-WAV origination or a date string in the file.
         case metadata
         /// A date and time in the file name as recorders and phone apps write them (`20261130_231405`,
-        /// `2026-11-30 23.14.05`), read as local time in the zone the analysis is given, or as UTC where it ends in `Z`.
+        /// `2026-11-30 23.14.05`, `21.11.2026 23.14`), read as local time in the zone the analysis is given, or as UTC
+        /// where it ends in `Z`.
         case localFileName = "file-name-local"
         /// The file's modification time minus its duration: when a recorder closes the file at the end.
         case modificationTime = "modification-time"
@@ -53,64 +54,129 @@ public struct RecordingStartTime: Equatable, Sendable {
         return Date(timeIntervalSince1970: seconds)
     }
 
-    /// A date and time in a file name, year first as recorders, phone apps and cameras write them: `20261130_231405`,
-    /// `2026-11-30 23.14.05`, `2026-11-30_23-14`, `Recording 2026-11-30 at 23.14.05`, `live-20261130T231405Z`. Read as
-    /// the local time of `timeZone` (a recorder's clock shows local time), or as UTC where the time ends in `Z`; a date
-    /// without a time of day, a date or time that does not exist, or digits run on into more digits give `nil`.
-    /// A local time that a change of clocks skips is read with the offset before it (02:30 as 03:30), one it repeats
-    /// as its first occurrence.
+    /// A date and time in a file name as recorders, phone apps and cameras write them: year first (`20261130_231405`,
+    /// `2026-11-30 23.14.05`, `2026-11-30_23-14`, `Recording 2026-11-30 at 23.14.05`, `live-20261130T231405Z`), or day
+    /// and month first with the year last where only one order gives a real day (`21-11-2026_23-14` and `21.11.2026
+    /// 23.14` day first, `11-21-2026 23.14` month first; `05-11-2026` may be either, and gives `nil`: see
+    /// `ambiguousDatesInFileName`). Read as the local time of `timeZone` (a recorder's clock shows local time), or as UTC
+    /// where the time ends in `Z`; a date without a time of day, a date or time that does not exist, or digits run on
+    /// into more digits give `nil`. A local time that a change of clocks skips is read with the offset before it (02:30
+    /// as 03:30), one it repeats as its first occurrence.
     public static func localDateFromFileName(_ path: String, timeZone: TimeZone) -> Date? {
-        let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-        guard let match = stem.firstMatch(of: fileNameDate) else { return nil }
-        let clock = match.output.5.compactMap(\.wholeNumberValue)
-        // Four digits with nothing between them are as likely a take's number as a time (`2026-11-30_0001`), unless
-        // an ISO 8601 `T` says they are a time.
-        guard clock.count == 6 || match.output.5.count > 4 || match.output.4 == "T" else { return nil }
-        let (year, month, day) = (Int(match.output.1)!, Int(match.output.2)!, Int(match.output.3)!)
-        let (hour, minute) = (clock[0] * 10 + clock[1], clock[2] * 10 + clock[3])
-        let second = clock.count == 6 ? clock[4] * 10 + clock[5] : 0
-        let text = String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", year, month, day, hour, minute, second)
-        guard problem(withISO8601: text) == nil else { return nil }
+        guard let named = NamedDate(path), let day = named.day, let time = named.timeOfDay else { return nil }
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = match.output.6 == nil ? timeZone : TimeZone(identifier: "UTC")!
-        return calendar.date(from: DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second))
+        calendar.timeZone = named.utc ? TimeZone(identifier: "UTC")! : timeZone
+        return calendar.date(from: DateComponents(year: day.year, month: day.month, day: day.day,
+                                                  hour: time.hour, minute: time.minute, second: time.second))
     }
 
     /// The calendar date in a file name, with or without a time of day (`night_2026_11_27`, `2026-11-30_0001`,
-    /// `20261130_231405`), year first as `localDateFromFileName` reads it; `nil` without one, or for a day that does not
-    /// exist. What a name says of a night's date where it says nothing of its time.
+    /// `20261130_231405`, `21.11.2026`), as `localDateFromFileName` reads it; `nil` without one, for a day that does not
+    /// exist, or for a date that reads both ways (`ambiguousDatesInFileName`). What a name says of a night's date where
+    /// it says nothing of its time.
     public static func calendarDateInFileName(_ path: String) -> DateComponents? {
-        let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-        let found: (Substring, Substring, Substring)
-        if let withTime = stem.firstMatch(of: fileNameDate) {
-            found = (withTime.output.1, withTime.output.2, withTime.output.3)
-        } else if let alone = stem.firstMatch(of: #/(?:^|[^0-9])((?:19|20)[0-9]{2})[-_.]?([0-9]{2})[-_.]?([0-9]{2})(?![0-9])/#) {
-            found = (alone.output.1, alone.output.2, alone.output.3)
-        } else {
-            return nil
+        NamedDate(path)?.day
+    }
+
+    /// A date in a file name written day and month first (or month and day) that is a real day either way
+    /// (`05-11-2026`: 5 November, or May 11 as written in the US): as written, then day first, then month first. `nil`
+    /// for a name without such a date.
+    /// Each reading holds the time of day written after the date where `localDateFromFileName` would read one.
+    public static func ambiguousDatesInFileName(_ path: String) -> (written: String, dayFirst: DateComponents, monthFirst: DateComponents)? {
+        guard let named = NamedDate(path), named.readings.count == 2 else { return nil }
+        let time = named.timeOfDay
+        let readings = named.readings.map {
+            DateComponents(year: $0.year, month: $0.month, day: $0.day, hour: time?.hour, minute: time?.minute, second: time?.second)
         }
-        let (year, month, day) = (Int(found.0)!, Int(found.1)!, Int(found.2)!)
-        guard problem(withISO8601: String(format: "%04d-%02d-%02dT12:00:00Z", year, month, day)) == nil else { return nil }
-        return DateComponents(year: year, month: month, day: day)
+        return (named.written, readings[0], readings[1])
     }
 
     /// The four digits run on after a name's date that `localDateFromFileName` does not read as a time, because they
     /// are as likely a take's number (`20261130_2314`: 23:14, or take 2314?), as an hour and a minute where they can be
     /// one; `nil` otherwise. What the warning of a copy's date offers as the time to give.
     public static func ambiguousClockInFileName(_ path: String) -> (digits: String, hour: Int, minute: Int)? {
-        let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-        guard let match = stem.firstMatch(of: fileNameDate), match.output.5.count == 4, match.output.4 != "T",
-              let hour = Int(match.output.5.prefix(2)), let minute = Int(match.output.5.suffix(2)), hour < 24, minute < 60 else {
+        guard let named = NamedDate(path), let clock = named.clock, clock.count == 4, named.beforeClock != "T",
+              let hour = Int(clock.prefix(2)), let minute = Int(clock.suffix(2)), hour < 24, minute < 60 else {
             return nil
         }
-        return (String(match.output.5), hour, minute)
+        return (String(clock), hour, minute)
     }
 
-    /// Not after a digit: a year (19xx or 20xx), month and day, each apart by one of `-_.` or by nothing; then one of
-    /// ` _T-`, " at " or nothing; then the time of day: hour and minute, and seconds if given, each pair apart by one
-    /// of `-_.:` or by nothing (`h` and `m` too: `23h14m05`); then `Z` for UTC, or nothing; and no digit after.
-    private static var fileNameDate: Regex<(Substring, Substring, Substring, Substring, Substring?, Substring, Substring?)> {
-        #/(?:^|[^0-9])((?:19|20)[0-9]{2})[-_.]?([0-9]{2})[-_.]?([0-9]{2})([ _T-]|[ _]at[ _])?([0-9]{2}[-_.:h]?[0-9]{2}(?:[-_.:m]?[0-9]{2})?)(Z)?(?![0-9])/#
+    /// The date a file name holds, as written, the real days it can be (one; two for a day-and-month-first date that
+    /// reads both ways; none for a day that does not exist), and the time of day written after it.
+    private struct NamedDate {
+        var written: String
+        var readings: [DateComponents]
+        /// The time of day's digits and separators, what stands between the date and them, and whether a `Z` follows.
+        var clock: Substring?
+        var beforeClock: Substring?
+        var utc: Bool
+
+        /// The one day the date can be.
+        var day: DateComponents? { readings.count == 1 ? readings[0] : nil }
+
+        /// The time of day after the date. Four digits with nothing between them are as likely a take's number as a
+        /// time (`2026-11-30_0001`), unless an ISO 8601 `T` says they are a time; `nil` for those, for a time that
+        /// does not exist (`24-14-05`), and where none is written.
+        var timeOfDay: (hour: Int, minute: Int, second: Int)? {
+            guard let clock else { return nil }
+            let digits = clock.compactMap(\.wholeNumberValue)
+            guard digits.count == 6 || clock.count > 4 || beforeClock == "T" else { return nil }
+            let time = (hour: digits[0] * 10 + digits[1], minute: digits[2] * 10 + digits[3], second: digits.count == 6 ? digits[4] * 10 + digits[5] : 0)
+            guard time.hour < 24, time.minute < 60, time.second < 60 else { return nil }
+            return time
+        }
+
+        /// The first date in the name that a time of day follows, or else its first date: year first, then year last.
+        init?(_ path: String) {
+            let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+            let dates = stem.matches(of: RecordingStartTime.yearFirst).map(Self.init(yearFirst:))
+                + stem.matches(of: RecordingStartTime.yearLast).compactMap(Self.init(yearLast:))
+            guard let first = dates.first(where: { $0.clock != nil }) ?? dates.first else { return nil }
+            self = first
+        }
+
+        private init(yearFirst match: Regex<YearFirst>.Match) {
+            let (year, month, day) = (Int(match.output.1)!, Int(match.output.2)!, Int(match.output.3)!)
+            self.init(written: [match.output.1, match.output.2, match.output.3].joined(separator: "-"),
+                      readings: [DateComponents(year: year, month: month, day: day)],
+                      clock: match.output.5, beforeClock: match.output.4, utc: match.output.6 != nil)
+        }
+
+        /// `nil` where the two separators differ (`21-11.2026`).
+        private init?(yearLast match: Regex<YearLast>.Match) {
+            guard match.output.2 == match.output.4 else { return nil }
+            let (first, second, year) = (Int(match.output.1)!, Int(match.output.3)!, Int(match.output.5)!)
+            var readings = [DateComponents(year: year, month: second, day: first)]
+            if first != second { readings.append(DateComponents(year: year, month: first, day: second)) }
+            let written = [match.output.1, match.output.2, match.output.3, match.output.4, match.output.5].joined()
+            self.init(written: written, readings: readings, clock: match.output.7, beforeClock: match.output.6, utc: match.output.8 != nil)
+        }
+
+        private init(written: String, readings: [DateComponents], clock: Substring?, beforeClock: Substring?, utc: Bool) {
+            self.written = written
+            self.readings = readings.filter {
+                RecordingStartTime.problem(withISO8601: String(format: "%04d-%02d-%02dT12:00:00Z", $0.year!, $0.month!, $0.day!)) == nil
+            }
+            (self.clock, self.beforeClock, self.utc) = (clock, beforeClock, utc)
+        }
+    }
+
+    private typealias YearFirst = (Substring, Substring, Substring, Substring, Substring?, Substring?, Substring?)
+    private typealias YearLast = (Substring, Substring, Substring, Substring, Substring, Substring, Substring?, Substring?, Substring?)
+
+    /// Not after a digit: a year (19xx or 20xx), month and day, each apart by one of `-_.` or by nothing; then, if
+    /// given, one of ` _T-`, " at " or nothing, and the time of day: hour and minute, and seconds if given, each pair
+    /// apart by one of `-_.:` or by nothing (`h` and `m` too: `23h14m05`), then `Z` for UTC or nothing; and no digit
+    /// after.
+    private static var yearFirst: Regex<YearFirst> {
+        #/(?:^|[^0-9])((?:19|20)[0-9]{2})[-_.]?([0-9]{2})[-_.]?([0-9]{2})(?:([ _T-]|[ _]at[ _])?([0-9]{2}[-_.:h]?[0-9]{2}(?:[-_.:m]?[0-9]{2})?)(Z)?)?(?![0-9])/#
+    }
+
+    /// Not after a digit: two pairs of digits (day and month, in either order) and a year (19xx or 20xx), apart by one
+    /// of `-_.`, the same both times; then, if given, a time of day as `yearFirst` reads it; and no digit after.
+    private static var yearLast: Regex<YearLast> {
+        #/(?:^|[^0-9])([0-9]{2})([-_.])([0-9]{2})([-_.])((?:19|20)[0-9]{2})(?:([ _T-]|[ _]at[ _])?([0-9]{2}[-_.:h]?[0-9]{2}(?:[-_.:m]?[0-9]{2})?)(Z)?)?(?![0-9])/#
     }
 
     /// Parses "yyyy-mm-ddThh:mm:ss" with an optional zone or fraction; a time without a zone is read in `timeZone`, as

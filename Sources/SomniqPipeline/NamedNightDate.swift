@@ -9,8 +9,9 @@ public enum NamedNightDate {
     /// The warning for `data`, its start read in `timeZone`; `nil` unless its start is the modification time's and its
     /// name holds a date whose night (`Formatting.nightDate`: a start before noon counts to the day before) it is not.
     public static func warning(_ data: RecordingData, timeZone: TimeZone) -> String? {
-        guard data.startSource == RecordingStartTime.Source.modificationTime.rawValue,
-              let named = RecordingStartTime.calendarDateInFileName(data.path),
+        guard data.startSource == RecordingStartTime.Source.modificationTime.rawValue else { return nil }
+        if let both = RecordingStartTime.ambiguousDatesInFileName(data.path) { return warning(data, eitherOf: both, timeZone: timeZone) }
+        guard let named = RecordingStartTime.calendarDateInFileName(data.path),
               let year = named.year, let month = named.month, let day = named.day else { return nil }
         let namedNight = String(format: "%04d-%02d-%02d", year, month, day)
         let storedNight = Formatting.nightDate(data.startMilliseconds, timeZone: timeZone)
@@ -33,6 +34,26 @@ public enum NamedNightDate {
             + "without being decoded again)"
     }
 
+    /// The warning for a recording whose name's date reads both ways (`05-11-2026`), where the night its modification
+    /// time gives is neither (a file's modification time on the night it was recorded decides it).
+    static func warning(_ data: RecordingData, eitherOf named: (written: String, dayFirst: DateComponents, monthFirst: DateComponents),
+                        timeZone: TimeZone) -> String? {
+        let readings = [named.dayFirst, named.monthFirst]
+        let nights = readings.map { String(format: "%04d-%02d-%02d", $0.year!, $0.month!, $0.day!) }
+        let storedNight = Formatting.nightDate(data.startMilliseconds, timeZone: timeZone)
+        guard !nights.contains(storedNight) else { return nil }
+        let starts = readings.compactMap {
+            example(year: $0.year!, month: $0.month!, day: $0.day!, hour: $0.hour ?? 23, minute: $0.minute ?? 0, timeZone: timeZone)
+        }
+        guard starts.count == 2 else { return nil }
+        let start = UTCTimestamp.format(milliseconds: data.startMilliseconds, in: timeZone).prefix(16).replacingOccurrences(of: "T", with: " ")
+        return "its name says \(named.written), which is \(nights[0]) written day first or \(nights[1]) month first, so its start "
+            + "was taken from the file's modification time, \(start) (\(timeZone.identifier)), and it is stored as the night of "
+            + "\(storedNight) (copying a file re-dates it); give its start: somniq-analyze analyze \(Formatting.shellQuoted(data.path)) "
+            + "--start \(starts[0]) (or --start \(starts[1])) with the same --db (\(named.dayFirst.hour == nil ? "the time is an example" : "the time from its name"); "
+            + "the stored night moves without being decoded again)"
+    }
+
     /// A start to give `--start` (ISO 8601 in `timeZone`, to the second): the time of day in the zone on that day.
     static func example(year: Int, month: Int, day: Int, hour: Int, minute: Int, timeZone: TimeZone) -> String? {
         var calendar = Calendar(identifier: .gregorian)
@@ -43,15 +64,20 @@ public enum NamedNightDate {
 
     /// Where the night `night` (`YYYY-MM-DD`) was asked for and no recording began on it, the complete recordings whose
     /// names say that night but which are stored as another, their start taken from the file's modification time (named
-    /// by date alone, then copied): which they are and how to reach them, or `nil` where there are none.
+    /// by date alone, then copied; or by a date that reads both ways, one of them that night): which they are and how to
+    /// reach them, or `nil` where there are none.
     public static func misdatedHint(night: String, among recordings: [RecordingRecord], timeZone: TimeZone, db: String) -> String? {
-        let misdated = recordings.filter { record in
-            guard record.status == "complete", record.startSource == RecordingStartTime.Source.modificationTime.rawValue,
-                  let named = RecordingStartTime.calendarDateInFileName(record.path),
-                  let year = named.year, let month = named.month, let day = named.day else { return false }
-            return String(format: "%04d-%02d-%02d", year, month, day) == night
+        // The day a recording's name says, where it is `night` (one of two, for a date that reads both ways).
+        func namedDay(_ path: String) -> DateComponents? {
+            let said = RecordingStartTime.calendarDateInFileName(path).map { [$0] }
+                ?? RecordingStartTime.ambiguousDatesInFileName(path).map { [$0.dayFirst, $0.monthFirst] } ?? []
+            return said.first { String(format: "%04d-%02d-%02d", $0.year!, $0.month!, $0.day!) == night }
         }
-        guard let first = misdated.first, let named = RecordingStartTime.calendarDateInFileName(first.path),
+        let misdated = recordings.filter { record in
+            record.status == "complete" && record.startSource == RecordingStartTime.Source.modificationTime.rawValue
+                && namedDay(record.path) != nil
+        }
+        guard let first = misdated.first, let named = namedDay(first.path),
               let exampleStart = example(year: named.year!, month: named.month!, day: named.day!, hour: 23, minute: 0, timeZone: timeZone)
         else { return nil }
         let storedNights = Set(misdated.compactMap { $0.startUTC.flatMap(UTCTimestamp.parse).map { Formatting.nightDate($0, timeZone: timeZone) } })

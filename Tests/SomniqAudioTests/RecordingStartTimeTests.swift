@@ -65,6 +65,11 @@ import Testing
         ("REC20260712T0130.wav", "2026-07-12T01:30:00+02:00"),                 // summer time
         ("live-20261130T231405Z.wav", "2026-11-30T23:14:05Z"),                 // UTC, as `follow` names its recordings
         ("/a/2025-01-01/20261130_231405.wav", "2026-11-30T23:14:05+01:00"),   // the name, not the folder
+        ("2025-01-01 copy of 20261130_231405.wav", "2026-11-30T23:14:05+01:00"), // the date a time follows
+        ("Aufnahme 21.11.2026 23.14.wav", "2026-11-21T23:14:00+01:00"),          // day first, as Europe writes it
+        ("Recording_21-11-2026_23-14-05.flac", "2026-11-21T23:14:05+01:00"),
+        ("11-21-2026 11.14.05.m4a", "2026-11-21T11:14:05+01:00"),                // month first, as the US writes it
+        ("05_05_2026_23_14.wav", "2026-05-05T23:14:00+02:00"),                   // the same day either way
     ])
     func readsADateAndTimeInTheFileName(name: String, expected: String) {
         let berlin = TimeZone(identifier: "Europe/Berlin")!
@@ -89,6 +94,10 @@ import Testing
         "20261130_2314059.wav",           // and after
         "1795302000.wav",                 // a count of seconds, not a date
         "night.wav", "take 17 of 2026.wav",
+        "05-11-2026_23-14.wav",           // 5 November or May 11: see `ambiguousDatesInFileName`
+        "31-02-2026_23-14.wav",           // no such day either way
+        "21-11.2026_23-14.wav",           // two different separators
+        "21112026_231405.wav",            // day first with nothing between: not read
     ])
     func leavesOtherNamesAlone(name: String) {
         #expect(RecordingStartTime.localDateFromFileName(name, timeZone: TimeZone(identifier: "UTC")!) == nil)
@@ -102,6 +111,10 @@ import Testing
             "20261130.flac": DateComponents(year: 2026, month: 11, day: 30),
             "Recording 2026-11-30 at 23.14.05.wav": DateComponents(year: 2026, month: 11, day: 30),
             "REC20261130231405.wav": DateComponents(year: 2026, month: 11, day: 30),
+            "night 21.11.2026.flac": DateComponents(year: 2026, month: 11, day: 21),
+            "11-21-2026.wav": DateComponents(year: 2026, month: 11, day: 21),
+            "05-11-2026.wav": nil,          // either of two days
+            "31.11.2026.wav": nil,          // no such day
             "2026-02-30.wav": nil,          // no such day
             "x120261130.wav": nil,          // digits run on before
             "202611301.wav": nil,           // and after
@@ -109,6 +122,20 @@ import Testing
         ]
         for (name, date) in dates {
             #expect(RecordingStartTime.calendarDateInFileName(name) == date, "\(name)")
+        }
+    }
+
+    /// A date that is a real day written day first and month first is not read, but offered as both, with the time of
+    /// day after it where one is written.
+    @Test func offersADateThatReadsBothWaysAsBoth() throws {
+        let both = try #require(RecordingStartTime.ambiguousDatesInFileName("Recording_05-11-2026_23-14.wav"))
+        #expect(both.written == "05-11-2026")
+        #expect(both.dayFirst == DateComponents(year: 2026, month: 11, day: 5, hour: 23, minute: 14, second: 0))
+        #expect(both.monthFirst == DateComponents(year: 2026, month: 5, day: 11, hour: 23, minute: 14, second: 0))
+        let dateAlone = try #require(RecordingStartTime.ambiguousDatesInFileName("night 01.02.2026.wav"))
+        #expect(dateAlone.written == "01.02.2026" && dateAlone.dayFirst == DateComponents(year: 2026, month: 2, day: 1))
+        for name in ["21-11-2026_23-14.wav", "05-05-2026.wav", "2026-05-11_23-14.wav", "night.wav", "13-13-2026.wav"] {
+            #expect(RecordingStartTime.ambiguousDatesInFileName(name) == nil, "\(name)")
         }
     }
 

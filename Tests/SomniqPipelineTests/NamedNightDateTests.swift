@@ -39,4 +39,29 @@ import Testing
         let given = try self.store(["/n/night_2026_11_27.wav"], startSource: .explicit).recordings()
         #expect(NamedNightDate.misdatedHint(night: "2026-11-27", among: given, timeZone: utc, db: "s.sqlite") == nil)
     }
+
+    /// A name whose date is a real day written either way (`05-11-2026`) is read as neither; where its modification
+    /// time, a copy's, is neither night either, the warning gives both starts, and the night asked by either date finds it.
+    @Test func aNameWhoseDateReadsBothWaysIsOfferedBoth() throws {
+        let utc = TimeZone(identifier: "UTC")!
+        var data = try RecordingAnalyzer(bundle: bundle).analyze(path: sampleNight)
+        data.path = "/n/Recording_05-11-2026_23-14.wav"
+        data.startSource = RecordingStartTime.Source.modificationTime.rawValue
+        data.startMilliseconds = 1_796_205_600_000  // copied 2026-12-02 at 10:00 UTC: the night of 2026-12-01
+        let warning = try #require(NamedNightDate.warning(data, timeZone: utc))
+        #expect(warning == "its name says 05-11-2026, which is 2026-11-05 written day first or 2026-05-11 month first, so its start "
+                + "was taken from the file's modification time, 2026-12-02 10:00 (\(utc.identifier)), and it is stored as the night of "
+                + "2026-12-01 (copying a file re-dates it); give its start: somniq-analyze analyze /n/Recording_05-11-2026_23-14.wav "
+                + "--start 2026-11-05T23:14:00+00:00 (or --start 2026-05-11T23:14:00+00:00) with the same --db (the time from its "
+                + "name; the stored night moves without being decoded again)")
+        let store = try store([data.path])
+        for night in ["2026-11-05", "2026-05-11"] {
+            let hint = try #require(NamedNightDate.misdatedHint(night: night, among: try store.recordings(), timeZone: utc, db: "s.sqlite"))
+            #expect(hint.hasPrefix("/n/Recording_05-11-2026_23-14.wav (id 1) is named for that night"), "\(hint)")
+            #expect(hint.contains("--start \(night)T23:00:00+00:00"), "\(hint)")
+        }
+        // Modified on the night of one of the two dates (the recorder's own file): that reading is taken as right.
+        data.startMilliseconds = 1_793_921_400_000  // 2026-11-05 23:30 UTC
+        #expect(NamedNightDate.warning(data, timeZone: utc) == nil)
+    }
 }
