@@ -179,6 +179,34 @@ public struct RecordingStartTime: Equatable, Sendable {
         #/(?:^|[^0-9])([0-9]{2})([-_.])([0-9]{2})([-_.])((?:19|20)[0-9]{2})(?:([ _T-]|[ _]at[ _])?([0-9]{2}[-_.:h]?[0-9]{2}(?:[-_.:m]?[0-9]{2})?)(Z)?)?(?![0-9])/#
     }
 
+    /// A start as a person gives it (`--start`, a manifest's `start` column): a date, `T` or a space, and a time of day
+    /// to the minute or the second (`2026-11-21T23:14`, `2026-11-21 23:14:05.5`), then a zone (`Z`, `+01:00`, `+0100`,
+    /// `+01`) or none, when it is read in `timeZone` as a date in a file name is. `nil` for anything else or a moment
+    /// that does not exist (`problem(withGivenStart:)` says why).
+    public static func parseGivenStart(_ text: String, timeZone: TimeZone) -> Date? {
+        guard let (written, zoned) = canonicalGivenStart(text), problem(withISO8601: zoned ? written : written + "Z") == nil else { return nil }
+        return zoned ? parseISO8601(written) : parseMetadataDate(written, timeZone: timeZone)
+    }
+
+    /// What is wrong with `text` as a start `parseGivenStart` reads; `nil` when it is a real moment.
+    public static func problem(withGivenStart text: String) -> String? {
+        guard let (written, zoned) = canonicalGivenStart(text) else {
+            return "not a date and time: give it as 2026-11-21T23:14 (read in --timezone's zone, by default $TZ's) or with its "
+                + "zone, 2026-11-21T23:14:05+01:00 or 2026-11-21T22:14:05Z"
+        }
+        return problem(withISO8601: zoned ? written : written + "Z")
+    }
+
+    /// `text` written as `yyyy-mm-ddThh:mm:ss[.f](Z|±hh:mm)`, the zone left off where none is given, and whether one is.
+    private static func canonicalGivenStart(_ text: String) -> (String, zoned: Bool)? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard let match = trimmed.wholeMatch(of: #/([0-9]{4}-[0-9]{2}-[0-9]{2})[T ]([0-9]{2}:[0-9]{2})(:[0-9]{2}(?:\.[0-9]{1,9})?)?(Z|([+-][0-9]{2}):?([0-9]{2})?)?/#) else {
+            return nil
+        }
+        let zone = match.output.4.map { $0 == "Z" ? "Z" : "\(match.output.5!):\(match.output.6 ?? "00")" } ?? ""
+        return (match.output.1 + "T" + match.output.2 + (match.output.3 ?? ":00") + zone, match.output.4 != nil)
+    }
+
     /// Parses "yyyy-mm-ddThh:mm:ss" with an optional zone or fraction; a time without a zone is read in `timeZone`, as
     /// a recorder writes its clock's local time.
     public static func parseMetadataDate(_ text: String, timeZone: TimeZone = .current) -> Date? {

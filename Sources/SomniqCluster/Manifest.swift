@@ -40,15 +40,15 @@ public struct Manifest: Sendable {
                     + "name the column of file paths 'path', or list one path a line without a header"
             case .empty(let file): "\(file): error: the manifest lists no recording"
             case .badStart(let file, let line, let cell, let problem):
-                "\(file):\(line): error: start \(cell): \(problem); write it as ISO 8601 (2026-11-21T23:14:05Z or with an offset, "
-                    + "+01:00), or leave the cell empty"
+                "\(file):\(line): error: start \(cell): \(problem); or leave the cell empty for the file's own start"
             case .badTag(let file, let line, let tag, let problem):
                 "\(file):\(line): error: tag \(tag.debugDescription): \(problem); separate tags with commas"
             }
         }
     }
 
-    public init(path: String) throws(Failure) {
+    /// Reads the manifest at `path`; a start given without a zone is read in `timeZone`.
+    public init(path: String, timeZone: TimeZone = .current) throws(Failure) {
         location = path
         let text: String
         do {
@@ -88,10 +88,10 @@ public struct Manifest: Sendable {
                     if let startColumn, startColumn < row.count {
                         let written = row[startColumn].trimmingCharacters(in: .whitespaces)
                         guard !written.isEmpty else { continue }
-                        if let problem = RecordingStartTime.problem(withISO8601: written) {
+                        if let problem = RecordingStartTime.problem(withGivenStart: written) {
                             throw Failure.badStart(path, line, written, problem)
                         }
-                        starts[cell] = RecordingStartTime.parseISO8601(written)
+                        starts[cell] = RecordingStartTime.parseGivenStart(written, timeZone: timeZone)
                     }
                 }
             } catch let failure as Failure {

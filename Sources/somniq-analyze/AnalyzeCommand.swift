@@ -29,7 +29,7 @@ struct AnalyzeCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp(
         "A file listing the recordings: one path a line, or a CSV or TSV table with a 'path' column.",
-        discussion: "Paths are relative to the manifest's folder unless absolute; a file that is missing is recorded as failed, the others go on. A 'start' column gives each recording's start time (ISO 8601; an empty cell: from the file), as --start does for one; a 'tags' column tags each night (comma-separated; see 'tag').",
+        discussion: "Paths are relative to the manifest's folder unless absolute; a file that is missing is recorded as failed, the others go on. A 'start' column gives each recording's start time (as --start does for one, in --timezone's zone unless it gives its own; an empty cell: from the file); a 'tags' column tags each night (comma-separated; see 'tag').",
         valueName: "file"))
     var manifest: String?
 
@@ -54,7 +54,7 @@ struct AnalyzeCommand: ParsableCommand {
     @OptionGroup var modelOptions: ModelOptions
 
     @Option(help: ArgumentHelp(
-        "Recording start time (ISO 8601 with zone, e.g. 2026-11-21T23:14:05Z); one recording only.",
+        "Recording start time, e.g. 2026-11-21T23:14 (in --timezone's zone) or 2026-11-21T23:14:05+01:00; one recording only.",
         discussion: "Otherwise taken from a sleep_recording_<unix-seconds> file name, the file's metadata, a date and time in the file name (20261130_231405, 2026-11-30 23.14.05), or its modification time minus its duration.",
         valueName: "iso8601"))
     var start: String?
@@ -95,7 +95,7 @@ struct AnalyzeCommand: ParsableCommand {
     var strict = false
 
     func validate() throws {
-        if let start, let problem = RecordingStartTime.problem(withISO8601: start) {
+        if let start, let problem = RecordingStartTime.problem(withGivenStart: start) {
             throw ValidationError("--start \(start): \(problem)")
         }
         if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
@@ -118,8 +118,9 @@ struct AnalyzeCommand: ParsableCommand {
         var starts: [String: Date] = [:]
         var tags: [String: [String]] = [:]
         if let manifest {
+            let zone = try TimeZoneOption.zone(timezone) ?? .current
             do {
-                let listed = try Manifest(path: manifest)
+                let listed = try Manifest(path: manifest, timeZone: zone)
                 files += listed.entries.map(\.path)
                 identities += listed.entries.map(\.identity)
                 for entry in listed.entries {
@@ -165,7 +166,7 @@ struct AnalyzeCommand: ParsableCommand {
         let zone = try TimeZoneOption.zone(timezone) ?? .current
         let batch = BatchAnalyzer(analyzer: RecordingAnalyzer(bundle: bundle, acceptsCutShort: !strict, timeZone: zone), store: store,
                                   profiles: profiles, jobs: jobs,
-                                  reanalyze: reanalyze, explicitStart: start.flatMap(RecordingStartTime.parseISO8601),
+                                  reanalyze: reanalyze, explicitStart: start.flatMap { RecordingStartTime.parseGivenStart($0, timeZone: zone) },
                                   startsByPath: starts, rereadsLocalStarts: timezone != nil, channel: channel)
         let interruption = SignalCatcher(signals: [SIGINT, SIGTERM]) { _ in batch.cancel() }
         // On a terminal: progress, and each skipped or failed file as it happens. Otherwise (or with --quiet)

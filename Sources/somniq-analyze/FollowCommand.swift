@@ -81,7 +81,7 @@ struct FollowCommand: ParsableCommand {
     var onAlertTimeout = 10.0
 
     @Option(help: ArgumentHelp(
-        "Recording start time (ISO 8601 with zone, or now); otherwise from the file name, or the moment the follow began minus the audio already in the file.",
+        "Recording start time (2026-11-21T23:14 in --timezone's zone, 2026-11-21T23:14:05+01:00, or now); otherwise from the file name, or the moment the follow began minus the audio already in the file.",
         valueName: "iso8601"))
     var start: String?
 
@@ -114,7 +114,7 @@ struct FollowCommand: ParsableCommand {
         try TagCommand.validate(tags, option: "--tag")
         _ = try TimeZoneOption.zone(timezone)
         if let channel, channel < 1 { throw ValidationError("--channel counts from 1 (the first channel)") }
-        if let start, start != "now", let problem = RecordingStartTime.problem(withISO8601: start) {
+        if let start, start != "now", let problem = RecordingStartTime.problem(withGivenStart: start) {
             throw ValidationError("--start \(start): \(problem)")
         }
         if followedFolder != nil, start != nil {
@@ -251,8 +251,8 @@ struct FollowCommand: ParsableCommand {
     func follow(_ file: String?, _ session: Session) throws -> (storedFrom: String, interrupted: Bool) {
         let (bundle, chosen, command, store) = (session.bundle, session.profile, session.command, session.store)
         let began = Date()
-        var startDate = start == "now" ? began : start.flatMap(RecordingStartTime.parseISO8601)
         let zone = try TimeZoneOption.zone(timezone) ?? .current
+        var startDate = start == "now" ? began : start.flatMap { RecordingStartTime.parseGivenStart($0, timeZone: zone) }
         // Without --channel, a file is heard as the night stored for it was analysed: on its channel, where one was chosen.
         var keptChannel: Int?
         do throws(StoreError) {

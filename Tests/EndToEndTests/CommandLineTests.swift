@@ -64,6 +64,10 @@ let sampleNight = CommandRunner.root + "/fixtures/sample-night/sleep_recording_1
             #expect(impossible.status == 64 && impossible.stderr.contains("--start \(start): \(reason)"), "\(impossible.stderr)")
         }
         #expect(!FileManager.default.fileExists(atPath: scratch.file("never.sqlite")), "nothing analysed")
+        // A start typed without a zone is the wall-clock time of --timezone's zone.
+        let local = try CommandRunner.run(["analyze", sampleNight, "--db", scratch.file("local.sqlite"), "--start", "2026-11-21 23:14",
+                                           "--timezone", "Europe/Berlin"])
+        #expect(local.status == 0 && local.stdout.contains("start 2026-11-21T22:14:00.000Z (from explicit)"), "\(local.stdout)")
 
         let noModel = try CommandRunner.run(["analyze", sampleNight, "--db", scratch.file("b.sqlite"), "--model", scratch.file("none")])
         #expect(noModel.status == 2)

@@ -180,6 +180,33 @@ import Testing
         #expect(RecordingStartTime.parseISO8601(text) != nil)
     }
 
+    /// A start as a person types it: to the minute or the second, `T` or a space, with a zone in any of ISO 8601's
+    /// forms, or none, when it is the wall-clock time of the zone given (as a date in a file name is read).
+    @Test(arguments: [
+        ("2026-11-21T23:14", "2026-11-21T23:14:00+01:00"),
+        ("2026-11-21 23:14:05", "2026-11-21T23:14:05+01:00"),
+        ("2026-07-21 23:14", "2026-07-21T23:14:00+02:00"),            // summer time in Berlin
+        ("2026-11-21T23:14:05.5", "2026-11-21T23:14:05.500+01:00"),
+        ("2026-11-21T23:14:05Z", "2026-11-21T23:14:05Z"),
+        ("2026-11-21T23:14Z", "2026-11-21T23:14:00Z"),
+        ("2026-11-21T23:14+05:30", "2026-11-21T23:14:00+05:30"),
+        ("2026-11-21T23:14:05-0800", "2026-11-21T23:14:05-08:00"),
+        ("2026-11-21T23:14:05+09", "2026-11-21T23:14:05+09:00"),
+        (" 2026-11-21T23:14 ", "2026-11-21T23:14:00+01:00"),
+    ])
+    func readsAStartAsAPersonGivesIt(text: String, expected: String) {
+        let berlin = TimeZone(identifier: "Europe/Berlin")!
+        #expect(RecordingStartTime.problem(withGivenStart: text) == nil)
+        #expect(RecordingStartTime.parseGivenStart(text, timeZone: berlin) == RecordingStartTime.parseISO8601(expected))
+    }
+
+    @Test(arguments: ["yesterday", "23:14", "2026-11-21", "2026-11-21T23", "21.11.2026 23:14", "2026-11-21T23:14:5",
+                      "2026-02-30T23:14", "2026-11-21T24:00", "2026-11-21T23:14+15:00", "2026-11-21T23:14:05 +01:00"])
+    func refusesAStartThatIsNoMoment(text: String) {
+        #expect(RecordingStartTime.problem(withGivenStart: text) != nil)
+        #expect(RecordingStartTime.parseGivenStart(text, timeZone: TimeZone(identifier: "UTC")!) == nil)
+    }
+
     @Test func readsTheDateStoredInAFile() throws {
         let folder = TemporaryFolder()
         let path = folder.file("dated.wav")
