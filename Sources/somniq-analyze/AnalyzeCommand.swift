@@ -55,8 +55,8 @@ struct AnalyzeCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp(
         "Recording start time, e.g. 2026-11-21T23:14 (in --timezone's zone) or 2026-11-21T23:14:05+01:00; one recording only.",
-        discussion: "Otherwise taken from a sleep_recording_<unix-seconds> file name, the file's metadata, a date and time in the file name (20261130_231405, 2026-11-30 23.14.05), or its modification time minus its duration.",
-        valueName: "iso8601"))
+        discussion: "Otherwise taken from a sleep_recording_<unix-seconds> file name, the file's metadata, a date and time in the file name (20261130_231405, 2026-11-30 23.14.05, 21.11.2026 23.14), or its modification time minus its duration.",
+        valueName: "date-time"))
     var start: String?
 
     @Option(help: ArgumentHelp(

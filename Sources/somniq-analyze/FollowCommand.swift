@@ -82,7 +82,7 @@ struct FollowCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp(
         "Recording start time (2026-11-21T23:14 in --timezone's zone, 2026-11-21T23:14:05+01:00, or now); otherwise from the file name, or the moment the follow began minus the audio already in the file.",
-        valueName: "iso8601"))
+        valueName: "date-time"))
     var start: String?
 
     @Option(help: ArgumentHelp(

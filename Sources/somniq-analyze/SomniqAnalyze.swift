@@ -10,13 +10,21 @@ struct SomniqAnalyze: ParsableCommand {
         commandName: "somniq-analyze",
         abstract: "Analyse overnight sleep recordings: what was heard, when, and how each sensitivity profile would have alerted.",
         discussion: """
+            Start with 'somniq-analyze analyze NIGHT.wav', then 'somniq-analyze report last --output night.html'.
+
             Exit status: 0 all inputs analysed; 1 some inputs failed (each reported on stderr); \
-            2 nothing could be done (model or database unusable); 64 usage error.
+            2 nothing could be done (model or database unusable); 64 usage error; 130 / 143 interrupted by SIGINT / \
+            SIGTERM (rerun the same command to resume).
             """,
         version: toolVersion,
-        subcommands: [AnalyzeCommand.self, ClassifyCommand.self, CompareCommand.self, EvaluateCommand.self, ExportCommand.self, FitCommand.self, RegressCommand.self,
-                      ProfilesCommand.self, RecordingsCommand.self, RemoveCommand.self,
-                      ClassesCommand.self, ClipsCommand.self, ReportCommand.self, MergeCommand.self, TagCommand.self, TrendsCommand.self, FollowCommand.self])
+        // In the order a night is worked through, then a study's and the model's own commands.
+        subcommands: [AnalyzeCommand.self, ReportCommand.self, CompareCommand.self, ExportCommand.self, ClipsCommand.self,
+                      RecordingsCommand.self, RemoveCommand.self, TagCommand.self, TrendsCommand.self, FollowCommand.self],
+        groupedSubcommands: [
+            CommandGroup(name: "Cluster", subcommands: [MergeCommand.self]),
+            CommandGroup(name: "Model", subcommands: [ClassesCommand.self, ProfilesCommand.self, ClassifyCommand.self, EvaluateCommand.self,
+                                                      FitCommand.self, RegressCommand.self]),
+        ])
 
     /// Runs the command as ArgumentParser would, then closes every database it opened: the last write is checkpointed
     /// into the database file and the -wal and -shm files go, so the .sqlite file alone holds everything.

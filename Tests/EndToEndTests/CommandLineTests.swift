@@ -396,6 +396,24 @@ let sampleNight = CommandRunner.root + "/fixtures/sample-night/sleep_recording_1
         #expect(text.range(of: #"\(default: ([^)]*)\)\.? \(default: \1\)"#, options: .regularExpression) == nil, "\(command): \(help.stdout)")
     }
 
+    /// The overview lists a night's commands first, in the order a night is worked through, then the cluster's and
+    /// the model's; none is left out of it, and every exit status is named.
+    @Test func theOverviewListsEveryCommandOnce() throws {
+        let help = try CommandRunner.run(["--help"])
+        #expect(help.status == 0)
+        let listed = help.stdout.split(separator: "\n").compactMap { line -> String? in
+            guard line.hasPrefix("  "), !line.hasPrefix("   "), let word = line.split(separator: " ").first, word.first?.isLowercase == true else { return nil }
+            return String(word)
+        }
+        #expect(listed == ["analyze", "report", "compare", "export", "clips", "recordings", "remove", "tag", "trends", "follow",
+                           "merge", "classes", "profiles", "classify", "evaluate", "fit", "regress"], "\(help.stdout)")
+        #expect(Set(listed).isSuperset(of: Self.commands + ["remove", "tag", "trends"]))
+        let text = help.stdout.replacingOccurrences(of: "\n", with: " ")
+        for status in ["0 all inputs analysed", "1 some inputs failed", "64 usage error", "130 / 143 interrupted"] {
+            #expect(text.contains(status), "\(status)")
+        }
+    }
+
     @Test func fitListsTheFormatsItTakes() throws {
         let help = try CommandRunner.run(["fit", "--help"])
         #expect(help.stdout.contains("(values: table, json;"), "\(help.stdout)")
