@@ -312,10 +312,10 @@ struct FollowCommand: ParsableCommand {
         var raisedCount = 0
         var lastRaised: (classID: String, offsetSeconds: Double)?
         var outputClosed = false
-        func raise(_ alerts: [Alert], start: Date) {
+        func raise(_ alerts: [Alert], start: Date, heardSeconds: Double) {
             for alert in alerts {
                 let tier = rules[alert.classIndex]?.tier ?? bundle.classifier.classes[alert.classIndex].tier
-                let fields = printer.fields(alert, tier: tier, start: start)
+                let fields = printer.fields(alert, tier: tier, start: start, heardSeconds: heardSeconds)
                 guard followed.shouldRaise(classID: fields.classID, kind: fields.kind, windowIndex: alert.frame) else { continue }
                 raisedCount += 1
                 lastRaised = (fields.classID, fields.offsetSeconds)
@@ -356,7 +356,7 @@ struct FollowCommand: ParsableCommand {
                 startDate = start
                 keep { () throws(StoreError) in try followed.commitIfDue(heard, start: start) }
                 raise(live.update(confidences: heard.confidences, windowCount: heard.windowCount, envelope: heard.envelope,
-                                  heardSeconds: heard.heardSeconds), start: start)
+                                  heardSeconds: heard.heardSeconds), start: start, heardSeconds: heard.heardSeconds)
                 // On a terminal, a line kept current (once a second at most) says the follow is alive and hearing.
                 if Terminal.stderrIsTerminal, Date() >= nextStatus {
                     nextStatus = Date().addingTimeInterval(1)
@@ -379,7 +379,7 @@ struct FollowCommand: ParsableCommand {
         let whole = ProfileRunner.run(profile: chosen, bundle: bundle, confidences: heard.confidences, windowCount: heard.windowCount,
                                       durationSeconds: heard.heardSeconds, timeline: timeline)
         if let start = startDate {
-            raise(live.finish(whole), start: start)
+            raise(live.finish(whole), start: start, heardSeconds: heard.heardSeconds)
             // What came after the last commit, so that a night the database then refuses to store whole keeps all of it.
             keep { () throws(StoreError) in try followed.commitIfDue(heard, start: start, force: true) }
         }
@@ -602,8 +602,10 @@ struct AlertPrinter {
         var environment: [String: String]
     }
 
-    func fields(_ alert: Alert, tier: AlertTier, start: Date) -> Fields {
-        let offset = AnalysisGrid.windowStartSeconds(alert.frame) + AnalysisGrid.windowSeconds
+    /// The alert's fields, its time the end of its window or of the audio heard (`heardSeconds`): the last window of a
+    /// recording ends with it, as `analyze` stores it.
+    func fields(_ alert: Alert, tier: AlertTier, start: Date, heardSeconds: Double) -> Fields {
+        let offset = AnalysisStore.alertOffsetSeconds(frame: alert.frame, durationSeconds: heardSeconds)
         let milliseconds = UTCTimestamp.milliseconds(startMilliseconds: Int64((start.timeIntervalSince1970 * 1000).rounded()),
                                                      offsetSeconds: offset)
         let time = UTCTimestamp.format(milliseconds: milliseconds)

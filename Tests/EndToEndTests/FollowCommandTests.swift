@@ -436,6 +436,31 @@ import Testing
         #expect(try AudioFileReader.readMono(recording).samples.count == samples.count)
     }
 
+    /// An alert raised on the last window, which the recording's end cuts short, is printed at the end of the audio, as
+    /// `analyze` stores it, not half a second after it (a 3.15 kHz tone beeping until the input ends: its alert goes on
+    /// every 15 s, the last at the end of the 20 s).
+    @Test func anAlertOnTheLastWindowIsPrintedAtTheEndOfTheAudio() throws {
+        let scratch = Scratch()
+        let rate = 16_000
+        let samples = (0..<(20 * rate)).map { index -> Int16 in
+            guard index >= 5 * rate, (index / (rate / 2)) % 2 == 0 else { return 0 }
+            return Int16((3_000 * sin(2 * Double.pi * 3_150 * Double(index) / Double(rate))).rounded())
+        }
+        let input = Pipe()
+        let start = "2026-11-28T00:30:00Z"
+        let recording = scratch.file("beeping.wav")
+        let followed = try CommandRunner.start(["follow", "-", "--rate", String(rate), "--record", recording, "--db", scratch.file("follow.sqlite"),
+                                                "--format", "jsonl", "--start", start], standardInput: input)
+        input.fileHandleForWriting.write(samples.withUnsafeBytes { Data($0) })
+        try input.fileHandleForWriting.close()
+        followed.waitUntilExit()
+        #expect(followed.terminationStatus == 0, "\(followed.stderr)")
+        let analysed = try CommandRunner.run(["analyze", recording, "--db", scratch.file("analyze.sqlite"), "--start", start, "--quiet"])
+        #expect(analysed.status == 0, "\(analysed.stderr)")
+        let printed = try Self.expectSameNight(followed: followed, database: scratch.file("follow.sqlite"), analysed: scratch.file("analyze.sqlite"))
+        #expect(printed.last?["offset_s"] as? Double == 20.0, "the last alert, on the last window: \(printed)")
+    }
+
     /// The program reading the alerts ends before the night does (`follow - ... | head -n 1`): the follow ends as Ctrl-C
     /// ends it, finishing its recording and storing the night heard, where SIGPIPE used to kill it and the recording with
     /// it. Standard input is fed at ten times real time by a shell loop (which stops once nothing reads it). With its
