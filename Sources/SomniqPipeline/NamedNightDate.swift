@@ -13,7 +13,7 @@ public enum NamedNightDate {
         if let both = RecordingStartTime.ambiguousDatesInFileName(data.path) { return warning(data, eitherOf: both, timeZone: timeZone) }
         guard let named = RecordingStartTime.calendarDateInFileName(data.path),
               let year = named.year, let month = named.month, let day = named.day else { return nil }
-        let namedNight = String(format: "%04d-%02d-%02d", year, month, day)
+        let namedNight = nightDate(named)
         let storedNight = Formatting.nightDate(data.startMilliseconds, timeZone: timeZone)
         guard storedNight != namedNight else { return nil }
         // Four digits after the date (`20261130_2314`) may be the time: then the example gives it.
@@ -21,7 +21,7 @@ public enum NamedNightDate {
         guard let exampleStart = example(year: year, month: month, day: day, hour: clock?.hour ?? 23, minute: clock?.minute ?? 0,
                                          timeZone: timeZone) else { return nil }
         // A wall-clock reading in the zone, to the minute.
-        let start = UTCTimestamp.format(milliseconds: data.startMilliseconds, in: timeZone).prefix(16).replacingOccurrences(of: "T", with: " ")
+        let start = wallClock(data.startMilliseconds, timeZone: timeZone)
         let said = clock.map {
             "its name says \(namedNight), then \($0.digits), which may be a time of day (\(String(format: "%02d:%02d", $0.hour, $0.minute))) "
                 + "or a take's number"
@@ -39,19 +39,29 @@ public enum NamedNightDate {
     static func warning(_ data: RecordingData, eitherOf named: (written: String, dayFirst: DateComponents, monthFirst: DateComponents),
                         timeZone: TimeZone) -> String? {
         let readings = [named.dayFirst, named.monthFirst]
-        let nights = readings.map { String(format: "%04d-%02d-%02d", $0.year!, $0.month!, $0.day!) }
+        let nights = readings.map(nightDate)
         let storedNight = Formatting.nightDate(data.startMilliseconds, timeZone: timeZone)
         guard !nights.contains(storedNight) else { return nil }
         let starts = readings.compactMap {
             example(year: $0.year!, month: $0.month!, day: $0.day!, hour: $0.hour ?? 23, minute: $0.minute ?? 0, timeZone: timeZone)
         }
         guard starts.count == 2 else { return nil }
-        let start = UTCTimestamp.format(milliseconds: data.startMilliseconds, in: timeZone).prefix(16).replacingOccurrences(of: "T", with: " ")
+        let start = wallClock(data.startMilliseconds, timeZone: timeZone)
         return "its name says \(named.written), which is \(nights[0]) written day first or \(nights[1]) month first, so its start "
             + "was taken from the file's modification time, \(start) (\(timeZone.identifier)), and it is stored as the night of "
             + "\(storedNight) (copying a file re-dates it); give its start: somniq-analyze analyze \(Formatting.shellQuoted(data.path)) "
             + "--start \(starts[0]) (or --start \(starts[1])) with the same --db (\(named.dayFirst.hour == nil ? "the time is an example" : "the time from its name"); "
             + "the stored night moves without being decoded again)"
+    }
+
+    /// A name's date as a night is named, `YYYY-MM-DD`.
+    static func nightDate(_ date: DateComponents) -> String {
+        String(format: "%04d-%02d-%02d", date.year ?? 0, date.month ?? 0, date.day ?? 0)
+    }
+
+    /// A stored start as the zone's clock shows it, to the minute (`2026-12-02 10:00`).
+    static func wallClock(_ milliseconds: Int64, timeZone: TimeZone) -> String {
+        UTCTimestamp.format(milliseconds: milliseconds, in: timeZone).prefix(16).replacingOccurrences(of: "T", with: " ")
     }
 
     /// A start to give `--start` (ISO 8601 in `timeZone`, to the second): the time of day in the zone on that day.
@@ -71,7 +81,7 @@ public enum NamedNightDate {
         func namedDay(_ path: String) -> DateComponents? {
             let said = RecordingStartTime.calendarDateInFileName(path).map { [$0] }
                 ?? RecordingStartTime.ambiguousDatesInFileName(path).map { [$0.dayFirst, $0.monthFirst] } ?? []
-            return said.first { String(format: "%04d-%02d-%02d", $0.year!, $0.month!, $0.day!) == night }
+            return said.first { nightDate($0) == night }
         }
         let misdated = recordings.filter { record in
             record.status == "complete" && record.startSource == RecordingStartTime.Source.modificationTime.rawValue
