@@ -60,20 +60,30 @@ public struct RecordingAnalyzer: Sendable {
                                             keeping: keeping, scoresAside: true)
         defer { accumulator.stopScoringAside() }
         accumulator.stream.reserveEnvelope(frames: format.frameCount)
-        // Decoding and the conditioning (DC offset, resampling: `SourceConditioner`) run a few chunks ahead on a thread
-        // of their own (`ReadAhead`), on the chunks a plain read loop gives: the results are the same, bit for bit.
+        // Decoding runs a few chunks ahead on a thread of its own (`ReadAhead`), on the chunks a plain read loop gives,
+        // and so does the conditioning (DC offset, resampling: `SourceConditioner`) up to `conditionsWhileDecodingUpToRate`;
+        // above it, the conditioning is done here, beside the features. Either way the results are the same, bit for bit.
         let conditioner = accumulator.stream.conditioner
+        let whileDecoding = format.sampleRate <= Self.conditionsWhileDecodingUpToRate
         let readAhead = ReadAhead(reader: reader, chunkLength: AnalysisGrid(sampleRate: format.sampleRate).maximumBlockLength,
-                                  transform: { samples in
+                                  transform: { samples -> DecodedChunk in
+                                      guard whileDecoding else { return .mixed(Array(samples)) }
                                       var pieces: [SourceConditioner.Piece] = []
                                       conditioner.condition(samples) { pieces.append($0) }
-                                      return pieces
-                                  }, ending: { [conditioner.finish()] })
+                                      return .conditioned(pieces)
+                                  }, ending: { whileDecoding ? .conditioned([conditioner.finish()]) : .ended })
         defer { readAhead.finish() }
         var chunks: Int64 = 0
         let progressEvery: Int64 = 120  // half-second chunks: every minute of audio
         while let chunk = try readAhead.next() {
-            for piece in chunk.product { accumulator.feed(piece) }
+            switch chunk.product {
+            case .conditioned(let pieces):
+                for piece in pieces { accumulator.feed(piece) }
+            case .mixed(let samples):
+                samples.withUnsafeBufferPointer { buffer in conditioner.condition(buffer) { accumulator.feed($0) } }
+            case .ended:
+                accumulator.feed(conditioner.finish())
+            }
             chunks += 1
             if let progress, chunks % progressEvery == 0 {
                 progress(Double(chunk.position) / Double(format.sampleRate), format.durationSeconds)
@@ -113,6 +123,19 @@ public struct RecordingAnalyzer: Sendable {
         data.fileModified = after.modified
         return data
     }
+
+    /// What the decoding thread hands over for a chunk: its conditioned pieces, or the chunk as read (mixed to mono),
+    /// to be conditioned on the analysis's thread; after the last chunk, the conditioning's tail, or `.ended`.
+    private enum DecodedChunk {
+        case conditioned([SourceConditioner.Piece])
+        case mixed([Float])
+        case ended
+    }
+
+    /// Above this rate, the conditioning runs beside the features rather than beside the decoding: resampling 44.1 or
+    /// 48 kHz costs about as much as decoding it, and the decoding thread, with both, set the pace while the features'
+    /// thread waited (docs/performance.md). At 16 kHz and below, the features are the longer thread.
+    static let conditionsWhileDecodingUpToRate = 32_000
 
     /// When the recording at `path` began, by the order `analyze` reads it (without a start given), its file opened
     /// but not decoded; `nil` when it cannot be opened.
