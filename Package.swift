@@ -46,6 +46,7 @@ let package = Package(
         // C libraries, found by pkg-config and installed from Debian.
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
+        .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),
         // The boosted trees walked for eight windows at once with AVX2 (chosen at run time): Swift's SIMD comparisons
         // are made lane by lane, which made the same walk in Swift eight times slower than one window at a time.
         .target(name: "CTreeWalk"),
@@ -55,7 +56,7 @@ let package = Package(
         // Stages, one direction: audio -> features -> model -> detection -> store -> pipeline -> CLI.
         // The small files a command is given (models, manifests, labels): checked and read one way, with plain errors.
         .target(name: "SomniqFiles", swiftSettings: hostProcessorDefines),
-        .target(name: "SomniqAudio", dependencies: ["CSndfile", "SomniqFiles", .product(name: "Crypto", package: "swift-crypto")],
+        .target(name: "SomniqAudio", dependencies: ["CSndfile", "CXXHash", "SomniqFiles", .product(name: "Crypto", package: "swift-crypto")],
                 swiftSettings: hostProcessorSettings),
         // The feature extractor's hot loops touch its scratch arrays a few hundred million times a night; dynamic
         // exclusivity checks on those class properties cost a third of its time (scripts/bench/run). One extractor

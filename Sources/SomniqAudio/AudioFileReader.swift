@@ -1,4 +1,3 @@
-import Crypto
 import CSndfile
 import Foundation
 import SomniqFiles
@@ -26,8 +25,8 @@ public final class AudioFileReader {
     private var readsIntegers: Bool
     private var integers: [Int16] = []
     private var framesRead: Int64 = 0
-    /// The content hash; above 32 kHz on a queue of its own beside the decoding (`StreamingDigest`).
-    private let digest: StreamingDigest
+    /// The content hash (`contentHash`), taken as the samples are read.
+    private var digest: ContentDigest
     /// Largest sample magnitude taken for audio (full scale is 1).
     public static let largestPlausibleSample: Float = 10_000
     private var digestValid = true
@@ -195,10 +194,23 @@ public final class AudioFileReader {
         }
         self.handle = handle
         self.format = format
-        digest = StreamingDigest(inBackground: format.sampleRate > Self.backgroundHashingAboveRate)
+        digest = Self.digest(.xxh3, of: format)
         readsIntegers = Self.integerSubformats.contains(Int(info.format) & Int(SF_FORMAT_SUBMASK))
+    }
+
+    /// A content digest begun with what a recording's hash covers before its samples: its rate, channels and length.
+    private static func digest(_ kind: ContentHashKind, of format: AudioFormatInfo) -> ContentDigest {
+        let digest = ContentDigest(kind: kind)
         withUnsafeBytes(of: (Int64(format.sampleRate).littleEndian, Int64(format.channelCount).littleEndian,
                              format.frameCount.littleEndian)) { digest.update($0) }
+        return digest
+    }
+
+    /// Hashes the samples with SHA-256, as versions of this tool before XXH3-128 did: to check a file against the
+    /// identity of a night stored then. Call before the first read (and before `readOnly(channel:)`).
+    func hashAsStoredBeforeXXH3() {
+        precondition(framesRead == 0 && channel == nil, "the hash is chosen before reading")
+        digest = Self.digest(.sha256, of: format)
     }
 
     /// Reads channel `number` (from 1) alone rather than the mix of all channels: for a recording whose channels cancel
@@ -305,10 +317,6 @@ public final class AudioFileReader {
     private static let integerSubformats: Set<Int> = [Int(SF_FORMAT_PCM_S8), Int(SF_FORMAT_PCM_U8), Int(SF_FORMAT_PCM_16),
                                                       Int(SF_FORMAT_ALAC_16)]
     private static let integerScale: Float = 1 / 32_768
-    /// Above this rate, decoding and resampling outweigh the features (the analysis's other thread), and the hash moves
-    /// off the decoding thread: a one-hour 44.1 kHz stereo CAF in 0.87x the wall-clock time. At 16 kHz, where the
-    /// features are the longer thread, a third busy one cost 4-7% more CPU (docs/performance.md).
-    static let backgroundHashingAboveRate = 32_000
 
     private func readIntegers(_ wanted: Int, into output: UnsafeMutableBufferPointer<Float>, measured: Bool) -> Int {
         let channels = format.channelCount
@@ -497,15 +505,15 @@ public final class AudioFileReader {
     /// most 511 bytes, fewer than eight frames even at 8 kbit/s.
     static let mpegPrerollFrames: Int64 = 8 * 1_152
 
-    /// SHA-256 (hex) of the audio itself: the sample rate, channel count and frame count, then every sample as
+    /// XXH3-128 (32 hex digits, `ContentHashKind`) of the audio itself: the sample rate, channel count and frame count, then every sample as
     /// libsndfile decodes it, interleaved, in native byte order: as 16-bit integers for 8- and 16-bit PCM and 16-bit
     /// Apple Lossless, as float32 for every other encoding. Equal for the same audio in another container or encoding
     /// (16-bit WAV, CAF, Apple Lossless, FLAC or AIFF alike), a renamed or moved file, or a file whose metadata
     /// changed. Available once every frame has been read in order (`nil` before, or after a seek; and for a followed
     /// recording, whose frame count was not known when its first samples were hashed: hash the finished file).
-    public var contentSHA256: String? {
+    public var contentHash: String? {
         guard digestValid, source.map({ !$0.waits }) ?? true, framesRead == format.frameCount else { return nil }
-        return digest.finalize().map { String(format: "%02x", $0) }.joined()
+        return digest.finalize()
     }
 
     /// The recording time the file's own metadata states (broadcast-WAV origination, an iXML origination, or a date
@@ -561,26 +569,30 @@ public final class AudioFileReader {
 }
 
 extension AudioFileReader {
-    /// The content hash (`contentSHA256`) of the file at `path`, decoded whole, of channel `channel` (from 1) alone
-    /// where given; `nil` where the file cannot give one (cut short).
-    public static func contentSHA256(of path: String, channel: Int? = nil) throws(AudioFileError) -> String? {
+    /// The content hash (`contentHash`) of the file at `path`, decoded whole, of channel `channel` (from 1) alone
+    /// where given, as `kind` computes it; `nil` where the file cannot give one (cut short).
+    public static func contentHash(of path: String, channel: Int? = nil, kind: ContentHashKind = .xxh3) throws(AudioFileError) -> String? {
         let reader = try AudioFileReader(path: path, acceptCutShort: true)
+        if kind == .sha256 { reader.hashAsStoredBeforeXXH3() }
         if let channel { try reader.readOnly(channel: channel) }
-        var chunk = [Float](repeating: 0, count: 65_536)
-        while try chunk.withUnsafeMutableBufferPointer({ buffer throws(AudioFileError) in try reader.read(into: buffer) }) > 0 {}
-        return reader.contentSHA256
+        return try reader.hashingToTheEnd()
     }
 
-    /// The content hash that versions of this tool before 16-bit audio was read as integers gave the file at `path`
-    /// (every sample hashed as the float libsndfile reads it, 4 bytes where 2 are hashed now), for a night stored then;
-    /// `nil` for a file whose hash never changed (one not read as integers), or cut short.
+    /// The SHA-256 content hash that versions of this tool before 16-bit audio was read as integers gave the file at
+    /// `path` (every sample hashed as the float libsndfile reads it, 4 bytes where 2 are hashed now), for a night
+    /// stored then; `nil` for a file whose hash never changed (one not read as integers), or cut short.
     public static func contentSHA256HashedAsFloats(of path: String) throws(AudioFileError) -> String? {
         let reader = try AudioFileReader(path: path, acceptCutShort: true)
         guard reader.readsIntegers else { return nil }
         reader.readsIntegers = false
+        reader.hashAsStoredBeforeXXH3()
+        return try reader.hashingToTheEnd()
+    }
+
+    private func hashingToTheEnd() throws(AudioFileError) -> String? {
         var chunk = [Float](repeating: 0, count: 65_536)
-        while try chunk.withUnsafeMutableBufferPointer({ buffer throws(AudioFileError) in try reader.read(into: buffer) }) > 0 {}
-        return reader.contentSHA256
+        while try chunk.withUnsafeMutableBufferPointer({ buffer throws(AudioFileError) in try read(into: buffer) }) > 0 {}
+        return contentHash
     }
 
     /// A short file's samples, mixed to mono, at its own rate: for clips (training clips, the pieces of a development

@@ -53,7 +53,7 @@ public struct NightReportBuilder {
             id: id, fileName: record.fileName, path: record.path, startMilliseconds: start, startSource: record.startSource ?? "",
             durationSeconds: durationSeconds, sampleRate: sampleRate, channels: record.channels ?? 1,
             modelName: record.modelName ?? "", modelVersion: record.modelVersion ?? "", channel: record.channel,
-            analysedFile: ClipCutter.AnalysedFile(size: record.fileSize, modified: record.fileModified, contentSHA256: record.contentSHA256))
+            analysedFile: ClipCutter.AnalysedFile(size: record.fileSize, modified: record.fileModified, contentHash: record.contentHash))
 
         let episodes = try store.episodes(recordingID: id, profile: profile).enumerated().map { index, episode in
             NightReport.Episode(number: index + 1, classID: episode.classID, tier: episode.tier, severity: episode.severity,

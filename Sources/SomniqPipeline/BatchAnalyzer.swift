@@ -235,6 +235,13 @@ public final class BatchAnalyzer: @unchecked Sendable {
                 try store.saveFailure(filePath: path, code: error.code, message: error.reason)
                 return .failed(path: path, code: error.code, reason: error.reason + " (the earlier analysis of this file is kept)")
             }
+            // A night stored before the audio's identity was XXH3-128 carries SHA-256: where one could hold this audio,
+            // the file is hashed once more the old way, and a night that matches takes the new identity (and so is found
+            // as moved, copied or already analysed, its tags kept).
+            if let hash = data.contentHash, try store.completeAnalysis(contentHash: hash) == nil, try store.mayHoldUnderOlderIdentity(data),
+               let older = try? AudioFileReader.contentHash(of: path, channel: data.channel, kind: .sha256) {
+                try store.adoptIdentity(hash, forOlder: older)
+            }
             // The recording's timeline and its profiles are worked out on a thread of their own while the store writes
             // the window rows, the longest part of saving (the same values: each is a function of the windows alone).
             let completed = BackgroundValue { [analyzer, profiles, data] in

@@ -118,16 +118,16 @@ public struct ClipCutter {
         return clips
     }
 
-    /// What a recording's file was when it was analysed (`recordings.file_size`, `file_mtime`, `content_sha256`).
+    /// What a recording's file was when it was analysed (`recordings.file_size`, `file_mtime`, `content_hash`).
     public struct AnalysedFile: Sendable {
         public var size: Int64?
         public var modified: Double?
-        public var contentSHA256: String?
+        public var contentHash: String?
 
-        public init(size: Int64?, modified: Double?, contentSHA256: String?) {
+        public init(size: Int64?, modified: Double?, contentHash: String?) {
             self.size = size
             self.modified = modified
-            self.contentSHA256 = contentSHA256
+            self.contentHash = contentHash
         }
 
         /// Throws `notTheAudioAnalysed` unless the file at `path` is the one analysed (its size and modification time),
@@ -137,10 +137,12 @@ public struct ClipCutter {
         /// that kept none) cannot be checked, and is cut as it always was.
         func check(_ path: String, channel: Int?) throws(AudioFileError) {
             if let now = RecordingAnalyzer.identity(path), now.size == size, now.modified == modified { return }
-            if let contentSHA256 {
-                if try AudioFileReader.contentSHA256(of: path, channel: channel) == contentSHA256 { return }
+            if let contentHash {
+                // A night stored before XXH3-128 carries SHA-256, by which the file is checked.
+                let kind = ContentHashKind(identity: contentHash) ?? .xxh3
+                if try AudioFileReader.contentHash(of: path, channel: channel, kind: kind) == contentHash { return }
                 // A 16-bit night stored before such audio was hashed as integers carries the hash of its floats.
-                if channel == nil, try AudioFileReader.contentSHA256HashedAsFloats(of: path) == contentSHA256 { return }
+                if kind == .sha256, channel == nil, try AudioFileReader.contentSHA256HashedAsFloats(of: path) == contentHash { return }
                 throw .notTheAudioAnalysed(path: path)
             }
             if size != nil || modified != nil { throw .notTheAudioAnalysed(path: path) }

@@ -114,7 +114,7 @@ public struct RecordingAnalyzer: Sendable {
         data.envelope = accumulator.stream.envelope
         if timed { data.timeline = timeline(envelope: data.envelope, confidences: data.confidences, windowCount: data.windowCount) }
         data.steadyBreathing = accumulator.steadyBreathing
-        data.contentSHA256 = reader.contentSHA256
+        data.contentHash = reader.contentHash
         data.declaredFrameCount = reader.declaredFrameCount
         data.channel = reader.channel.map { $0 + 1 }
         data.faults = RecordingFaults(fullScaleShare: reader.fullScaleShare, readsReachingFullScale: reader.readsReachingFullScale,

@@ -254,7 +254,11 @@ public struct Exporter {
             if r.faults.cancellation != nil { json.bool("channelsCancel", true) }
             if let channel = r.channel { json.integer("channel", channel) }
             json.string("model", "\(r.modelName ?? "")@\(r.modelVersion ?? "")+profiles@\(r.profilesVersion ?? "")")
-            if let sha = r.contentSHA256 { json.string("contentSha256", sha) }
+            if let hash = r.contentHash {
+                json.string("contentHash", hash)
+                // A recording stored with a SHA-256 identity still gives it under the name schema 1 always had.
+                if hash.utf8.count == 64 { json.string("contentSha256", hash) }
+            }
             if let nightTags = tags[r.id], !nightTags.isEmpty {
                 json.beginArray("tags")
                 for tag in nightTags { json.string(nil, tag) }

@@ -21,15 +21,15 @@ extension AnalysisStore {
     public func remove(recordingID id: Int64) throws(StoreError) -> [String]? {
         do {
             return try writer.write { db -> [String]? in
-                guard let row = try Row.fetchOne(db, sql: "SELECT content_sha256 FROM recordings WHERE id = ?", arguments: [id]) else {
+                guard let row = try Row.fetchOne(db, sql: "SELECT content_hash FROM recordings WHERE id = ?", arguments: [id]) else {
                     return nil
                 }
                 try db.execute(sql: "DELETE FROM recordings WHERE id = ?", arguments: [id])
-                guard let hash: String = row["content_sha256"],
-                      try Int64.fetchOne(db, sql: "SELECT id FROM recordings WHERE content_sha256 = ? LIMIT 1", arguments: [hash]) == nil
+                guard let hash: String = row["content_hash"],
+                      try Int64.fetchOne(db, sql: "SELECT id FROM recordings WHERE content_hash = ? LIMIT 1", arguments: [hash]) == nil
                 else { return [] }
-                let tags = try String.fetchAll(db, sql: "SELECT tag FROM night_tags WHERE content_sha256 = ? ORDER BY tag", arguments: [hash])
-                try db.execute(sql: "DELETE FROM night_tags WHERE content_sha256 = ?", arguments: [hash])
+                let tags = try String.fetchAll(db, sql: "SELECT tag FROM night_tags WHERE content_hash = ? ORDER BY tag", arguments: [hash])
+                try db.execute(sql: "DELETE FROM night_tags WHERE content_hash = ?", arguments: [hash])
                 return tags
             }
         } catch {

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// Night tags: what the sleeper tried that night (`mouthguard`, `alcohol`, `side`), kept by the audio's SHA-256 so that
+/// Night tags: what the sleeper tried that night (`mouthguard`, `alcohol`, `side`), kept by the audio's content hash so that
 /// a tag outlives a reanalysis (the recording's row is replaced, its audio is not) and a merge carries it.
 extension AnalysisStore {
     /// The longest tag, in characters.
@@ -24,7 +24,7 @@ extension AnalysisStore {
     public func tags(recordingID: Int64) throws(StoreError) -> [String] {
         try read { db in
             try String.fetchAll(db, sql: """
-                SELECT t.tag FROM night_tags t JOIN recordings r ON r.content_sha256 = t.content_sha256
+                SELECT t.tag FROM night_tags t JOIN recordings r ON r.content_hash = t.content_hash
                 WHERE r.id = ? ORDER BY t.tag
                 """, arguments: [recordingID])
         }
@@ -40,7 +40,7 @@ extension AnalysisStore {
         try read { db in
             var tags: [Int64: [String]] = [:]
             for row in try Row.fetchAll(db, sql: """
-                SELECT r.id, t.tag FROM night_tags t JOIN recordings r ON r.content_sha256 = t.content_sha256
+                SELECT r.id, t.tag FROM night_tags t JOIN recordings r ON r.content_hash = t.content_hash
                 WHERE r.status = 'complete' ORDER BY r.id, t.tag
                 """) {
                 tags[row[0], default: []].append(row[1])
@@ -55,15 +55,15 @@ extension AnalysisStore {
     public func changeTags(recordingID: Int64, adding: [String], removing: [String]) throws(StoreError) -> [String] {
         do {
             try writer.write { db in
-                guard let hash = try String.fetchOne(db, sql: "SELECT content_sha256 FROM recordings WHERE id = ? AND status = 'complete'",
+                guard let hash = try String.fetchOne(db, sql: "SELECT content_hash FROM recordings WHERE id = ? AND status = 'complete'",
                                                      arguments: [recordingID]) else {
                     throw StoreError.notFound(path: path, what: "complete recording \(recordingID) (a failed one takes no tags)")
                 }
                 for tag in adding {
-                    try db.execute(sql: "INSERT OR IGNORE INTO night_tags (content_sha256, tag) VALUES (?, ?)", arguments: [hash, tag])
+                    try db.execute(sql: "INSERT OR IGNORE INTO night_tags (content_hash, tag) VALUES (?, ?)", arguments: [hash, tag])
                 }
                 for tag in removing {
-                    try db.execute(sql: "DELETE FROM night_tags WHERE content_sha256 = ? AND tag = ?", arguments: [hash, tag])
+                    try db.execute(sql: "DELETE FROM night_tags WHERE content_hash = ? AND tag = ?", arguments: [hash, tag])
                 }
             }
         } catch let error as StoreError {

@@ -270,7 +270,7 @@ public final class AnalysisStore: Sendable {
         do {
             return try writer.write { db in
                 var replacedProfiles: Set<String> = []
-                if let hash = data.contentSHA256, let existing = try Self.analysis(db, contentSHA256: hash) {
+                if let hash = data.contentHash, let existing = try Self.analysis(db, contentHash: hash) {
                     if existing.modelTag == bundle.versionTag, !replacing {
                         try Self.relocate(db, id: existing.id, data: data)
                         let (data, results) = completion()
@@ -289,17 +289,17 @@ public final class AnalysisStore: Sendable {
                 // its night's tags, kept by that identity, follow it. A new recording written to the same path does
                 // not inherit the tags of the night it replaces.
                 let previousHashes = try String.fetchAll(db, sql: """
-                    SELECT DISTINCT content_sha256 FROM recordings
-                    WHERE path = ? AND content_sha256 IS NOT NULL AND file_size = ? AND file_mtime = ?
+                    SELECT DISTINCT content_hash FROM recordings
+                    WHERE path = ? AND content_hash IS NOT NULL AND file_size = ? AND file_mtime = ?
                     """, arguments: [data.path, data.fileSize, data.fileModified])
                 try db.execute(sql: "DELETE FROM recordings WHERE path = ?", arguments: [data.path])
                 let own = Set(profiles)
                 let order = bundle.profiles.profileNames
                 let recordingID = try insertRecording(db, data, bundle: bundle, analyzedAt: analyzedAt)
-                if let hash = data.contentSHA256 {
+                if let hash = data.contentHash {
                     for previous in previousHashes where previous != hash {
                         try db.execute(sql: """
-                            INSERT OR IGNORE INTO night_tags (content_sha256, tag) SELECT ?, tag FROM night_tags WHERE content_sha256 = ?
+                            INSERT OR IGNORE INTO night_tags (content_hash, tag) SELECT ?, tag FROM night_tags WHERE content_hash = ?
                             """, arguments: [hash, previous])
                     }
                 }
@@ -328,7 +328,7 @@ public final class AnalysisStore: Sendable {
         /// `model@version+profiles@version`, as `ModelBundle.versionTag`.
         public var modelTag: String
         public var profiles: Set<String>
-        public var contentSHA256: String?
+        public var contentHash: String?
         /// The one channel analysed (from 1), `nil` for the channels mixed.
         public var channel: Int?
     }
@@ -346,8 +346,8 @@ public final class AnalysisStore: Sendable {
     }
 
     /// The complete analysis of the audio with this content hash, wherever it was.
-    public func completeAnalysis(contentSHA256 hash: String) throws(StoreError) -> StoredAnalysis? {
-        try read { db in try Self.analysis(db, contentSHA256: hash) }
+    public func completeAnalysis(contentHash hash: String) throws(StoreError) -> StoredAnalysis? {
+        try read { db in try Self.analysis(db, contentHash: hash) }
     }
 
     /// Adds profile results to a stored recording (computed from its stored confidences) and records its
@@ -417,7 +417,7 @@ public final class AnalysisStore: Sendable {
             sampleRate: record.sampleRate ?? 0, channelCount: record.channels ?? 0, frameCount: record.frameCount ?? 0,
             durationSeconds: record.durationSeconds ?? 0, startMilliseconds: start, startSource: record.startSource ?? "",
             windowCount: stored.windowCount, featureIDs: [], features: [], classIDs: classIDs, confidences: stored.values)
-        data.contentSHA256 = record.contentSHA256
+        data.contentHash = record.contentHash
         data.undetectableClasses = record.undetectableClasses
             .flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
         data.fileSize = record.fileSize
@@ -440,21 +440,21 @@ public final class AnalysisStore: Sendable {
         }
     }
 
-    static func analysis(_ db: Database, contentSHA256 hash: String) throws -> StoredAnalysis? {
-        guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM recordings WHERE content_sha256 = ? AND status = 'complete'",
+    static func analysis(_ db: Database, contentHash hash: String) throws -> StoredAnalysis? {
+        guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM recordings WHERE content_hash = ? AND status = 'complete'",
                                           arguments: [hash]) else { return nil }
         return try analysis(db, id: id)
     }
 
     static func analysis(_ db: Database, id: Int64) throws -> StoredAnalysis? {
         guard let row = try Row.fetchOne(db, sql: """
-            SELECT path, model_name, model_version, profiles_version, content_sha256, channel FROM recordings WHERE id = ?
+            SELECT path, model_name, model_version, profiles_version, content_hash, channel FROM recordings WHERE id = ?
             """, arguments: [id]) else { return nil }
         let name: String = row["model_name"] ?? "", version: String = row["model_version"] ?? ""
         let profilesVersion: String = row["profiles_version"] ?? ""
         let profiles = try String.fetchAll(db, sql: "SELECT profile FROM profile_runs WHERE recording_id = ?", arguments: [id])
         return StoredAnalysis(id: id, path: row["path"], modelTag: "\(name)@\(version)+profiles@\(profilesVersion)",
-                              profiles: Set(profiles), contentSHA256: row["content_sha256"], channel: row["channel"])
+                              profiles: Set(profiles), contentHash: row["content_hash"], channel: row["channel"])
     }
 
     /// The same audio found at `data.path`, dropping any other row (such as an old failure) for that path. If the
@@ -754,7 +754,7 @@ public final class AnalysisStore: Sendable {
         try db.execute(sql: """
             INSERT INTO recordings (path, file_name, status, container, encoding, sample_rate, channels, frame_count,
                 duration_s, start_utc, start_source, window_count, model_name, model_version, profiles_version,
-                class_ids, feature_ids, analyzed_at, content_sha256, file_size, file_mtime, undetectable_classes,
+                class_ids, feature_ids, analyzed_at, content_hash, file_size, file_mtime, undetectable_classes,
                 truncated, declared_frames, full_scale_share, full_scale_reads, mix_below_channels_db, channel)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [
@@ -763,7 +763,7 @@ public final class AnalysisStore: Sendable {
                 UTCTimestamp.format(milliseconds: data.startMilliseconds), data.startSource, data.windowCount,
                 bundle.classifier.name, bundle.classifier.version, bundle.profiles.version,
                 Self.jsonArray(data.classIDs), Self.jsonArray(data.featureIDs), Self.isoNow(analyzedAt),
-                data.contentSHA256, data.fileSize, data.fileModified, Self.jsonArray(data.undetectableClasses),
+                data.contentHash, data.fileSize, data.fileModified, Self.jsonArray(data.undetectableClasses),
                 data.declaredFrameCount == nil ? 0 : 1, data.declaredFrameCount,
                 data.faults.fullScaleShare, data.faults.fullScaleShare == nil ? nil : data.faults.readsReachingFullScale,
                 data.faults.mixBelowChannelsDecibels, data.channel,

@@ -36,8 +36,9 @@ public struct RecordingData: Sendable {
     public var timeline: RecordingTimeline?
     /// The windows where breathing is heard with a steady rhythm (for the night summary's quiet breathing).
     public var steadyBreathing: [NightSummary.RhythmWindow] = []
-    /// SHA-256 of the decoded audio (see `AudioFileReader.contentSHA256`): what identifies the recording.
-    public var contentSHA256: String?
+    /// XXH3-128 of the decoded audio (see `AudioFileReader.contentHash`; SHA-256 in nights stored before): what identifies
+    /// the recording.
+    public var contentHash: String?
     /// The file's size in bytes and modification time when it was analysed, to recognise it cheaply next time.
     public var fileSize: Int64?
     /// For a file cut short (it holds less audio than its header promises), the frame count the header promised;

@@ -25,7 +25,7 @@ public struct RecordingRecord: Codable, FetchableRecord, Sendable, Equatable {
     public var classIDs: String?
     public var featureIDs: String?
     public var analyzedAt: String
-    public var contentSHA256: String?
+    public var contentHash: String?
     /// JSON array of the classes this recording cannot hear.
     public var undetectableClasses: String?
     public var fileSize: Int64?
@@ -57,7 +57,7 @@ public struct RecordingRecord: Codable, FetchableRecord, Sendable, Equatable {
         case startUTC = "start_utc", startSource = "start_source", windowCount = "window_count"
         case modelName = "model_name", modelVersion = "model_version", profilesVersion = "profiles_version"
         case classIDs = "class_ids", featureIDs = "feature_ids", analyzedAt = "analyzed_at"
-        case contentSHA256 = "content_sha256", fileSize = "file_size", fileModified = "file_mtime"
+        case contentHash = "content_hash", fileSize = "file_size", fileModified = "file_mtime"
         case undetectableClasses = "undetectable_classes"
     }
 }

@@ -284,6 +284,13 @@ enum Schema {
             // every recording analysed before was.
             try db.alter(table: "recordings") { table in table.add(column: "channel", .integer) }
         }
+        migrator.registerMigration("v12-content-hash") { db in
+            // The audio's identity is XXH3-128 since this step (32 hex digits; `ContentHashKind`): the column is named for
+            // what it holds, not for one algorithm. Recordings stored before keep their SHA-256 (64 digits) until their
+            // file is met again (`AnalysisStore.adoptIdentity`). SQLite renames the column in the indexes and keys too.
+            try db.alter(table: "recordings") { table in table.rename(column: "content_sha256", to: "content_hash") }
+            try db.alter(table: "night_tags") { table in table.rename(column: "content_sha256", to: "content_hash") }
+        }
         return migrator
     }
 }

@@ -40,7 +40,7 @@ extension AnalysisStore {
     }
 
     /// Copies every recording of the database at `shardPath` that this one does not hold (complete recordings by the
-    /// SHA-256 of their audio; failed files by path) with all its rows, in one transaction: interrupted, nothing of
+    /// content hash of their audio; failed files by path) with all its rows, in one transaction: interrupted, nothing of
     /// it is written; run again, what is already here is skipped. The shard must be a database of this tool at this
     /// schema version (open it with `AnalysisStore(path:upgrade:false)` first to check).
     public func merge(shard shardPath: String) throws(StoreError) -> MergeOutcome {
@@ -55,12 +55,12 @@ extension AnalysisStore {
                 try db.inTransaction {
                     try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS merge_episode_map (old INTEGER PRIMARY KEY, new INTEGER NOT NULL)")
                     let complete = try Row.fetchAll(db, sql: """
-                        SELECT id, content_sha256, path FROM shard.recordings WHERE status = 'complete' ORDER BY id
+                        SELECT id, content_hash, path FROM shard.recordings WHERE status = 'complete' ORDER BY id
                         """)
                     for row in complete {
                         let shardID: Int64 = row[0], hash: String? = row[1], filePath: String = row[2]
                         if let hash, let existing = try Int64.fetchOne(db, sql: """
-                            SELECT id FROM main.recordings WHERE content_sha256 = ? AND status = 'complete'
+                            SELECT id FROM main.recordings WHERE content_hash = ? AND status = 'complete'
                             """, arguments: [hash]) {
                             // The same audio: nothing to copy, but its places are remembered.
                             try db.execute(sql: """
@@ -85,7 +85,7 @@ extension AnalysisStore {
                     }
                     try db.execute(sql: "DROP TABLE temp.merge_episode_map")
                     // Tags follow the audio, whichever database analysed it.
-                    try db.execute(sql: "INSERT OR IGNORE INTO main.night_tags (content_sha256, tag) SELECT content_sha256, tag FROM shard.night_tags")
+                    try db.execute(sql: "INSERT OR IGNORE INTO main.night_tags (content_hash, tag) SELECT content_hash, tag FROM shard.night_tags")
                     return .commit
                 }
                 return outcome

@@ -13,7 +13,7 @@ struct AnalyzeCommand: ParsableCommand {
         discussion: """
             Folders are searched recursively for audio. Recordings are analysed in parallel (--jobs); each is \
             decoded and classified once, the chosen profiles run on its stored per-window confidences, and its \
-            rows are written in one transaction. A recording is identified by the SHA-256 of its audio: running \
+            rows are written in one transaction. A recording is identified by the hash of its audio (XXH3-128): running \
             the same command again skips what is done (adding only missing profiles), and a moved or renamed \
             file is recognised. A file that cannot be read is reported and recorded as failed; the others go on.
             A file cut short (its header promises more audio than it holds) is analysed as far as its audio goes, \

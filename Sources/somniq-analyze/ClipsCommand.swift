@@ -112,7 +112,7 @@ struct ClipsCommand: ParsableCommand {
             let chosen = excerpts.filter { soundClass == nil || $0.classID == soundClass }
             guard !chosen.isEmpty else { continue }
             do {
-                let analysed = ClipCutter.AnalysedFile(size: record.fileSize, modified: record.fileModified, contentSHA256: record.contentSHA256)
+                let analysed = ClipCutter.AnalysedFile(size: record.fileSize, modified: record.fileModified, contentHash: record.contentHash)
                 written += try cutter.cut(recordingPath: record.path, recordingID: id, excerpts: chosen, into: output, channel: record.channel,
                                           analysed: analysed).map { (record.path, $0) }
             } catch {

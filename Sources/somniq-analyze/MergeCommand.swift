@@ -10,7 +10,7 @@ struct MergeCommand: ParsableCommand {
         abstract: "Merge shard databases (analyze --shard) into one study database.",
         discussion: """
             Each shard is merged in one transaction: interrupted, nothing of it is written; run again, what the study \
-            holds is skipped. Recordings are known by the SHA-256 of their audio, so merging a shard twice, or shards \
+            holds is skipped. Recordings are known by the hash of their audio, so merging a shard twice, or shards \
             that overlap, adds nothing. Shards analysed with another model or other profiles than the study's (or the \
             first shard's) are refused, named with what differs, unless --allow-mixed-models.
             Exit status: 0 every shard merged; 1 some refused (each named on stderr, the others merged); 2 the study \

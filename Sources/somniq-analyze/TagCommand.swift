@@ -8,7 +8,7 @@ struct TagCommand: ParsableCommand {
         commandName: "tag",
         abstract: "Tag nights with what was tried (a mouthguard, no alcohol, sleeping on the side), or list their tags.",
         discussion: """
-            Tags are stored in the database with the recording's audio (its SHA-256), so they need no reanalysis, outlive \
+            Tags are stored in the database with the recording's audio (its hash), so they need no reanalysis, outlive \
             one, and travel with a merge. Without --add or --remove, prints each recording's tags. A tag is 1-40 \
             characters, without a comma or a control character.
             Prints, one line per recording: its id, path and tags (comma-separated).

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SomniqAudio
 import Testing
 
 /// Distinct synthetic nights (8 kHz, four minutes, different seeds), made once and shared by the tests.
@@ -156,6 +157,42 @@ struct DatabaseCheck {
         #expect(again.stderr.contains("3 analysed, 0 skipped"))
         #expect(try check.count("SELECT COUNT(*) FROM recordings") == 3)
         #expect(try check.incomplete() == 0)
+    }
+
+    /// A night stored before the audio's identity was XXH3-128 carries SHA-256 of its samples. Moved, it is still the
+    /// same night: hashed once more the old way, it takes the new identity, its tags with it, and is not stored twice.
+    @Test func aNightStoredUnderSHA256IsFoundByItsAudioAndTakesTheNewIdentity() throws {
+        let scratch = Scratch()
+        let files = try Nights.copies(into: scratch.file("in"), count: 2)
+        let db = scratch.file("db.sqlite")
+        #expect(try CommandRunner.run(["analyze", scratch.file("in"), "--db", db, "--quiet"]).status == 0)
+        let older = try #require(try AudioFileReader.contentHash(of: files[0], kind: .sha256))
+        let queue = try DatabaseQueue(path: db)
+        let newer = try #require(try queue.read {
+            try String.fetchOne($0, sql: "SELECT content_hash FROM recordings WHERE path = ?", arguments: [files[0]])
+        })
+        #expect(newer.count == 32 && older.count == 64)
+        try queue.write { db in
+            try db.execute(sql: "UPDATE recordings SET content_hash = ? WHERE path = ?", arguments: [older, files[0]])
+            try db.execute(sql: "INSERT INTO night_tags (content_hash, tag) VALUES (?, 'mouthguard')", arguments: [older])
+        }
+        try queue.close()
+
+        let renamed = scratch.file("in/renamed.wav")
+        try FileManager.default.moveItem(atPath: files[0], toPath: renamed)
+        let moved = try CommandRunner.run(["analyze", renamed, "--db", db])
+        #expect(moved.status == 0 && moved.stderr.contains("skipped: moved from \(files[0]), already analysed"), "\(moved.stderr)")
+        let check = try DatabaseCheck(db)
+        #expect(try check.count("SELECT COUNT(*) FROM recordings") == 2)
+        let identity = try check.queue.read { db in
+            try String.fetchOne(db, sql: "SELECT content_hash FROM recordings WHERE path = ?", arguments: [renamed])
+        }
+        let tagged = try check.queue.read { db in
+            try Row.fetchAll(db, sql: "SELECT content_hash, tag FROM night_tags").map { "\($0[0] as String) \($0[1] as String)" }
+        }
+        #expect(identity == newer && tagged == ["\(newer) mouthguard"], "\(String(describing: identity)) \(tagged)")
+        let tags = try CommandRunner.run(["tag", renamed, "--db", db])
+        #expect(tags.stdout.contains("mouthguard"), "\(tags.stdout)\(tags.stderr)")
     }
 
     /// Two `--reanalyze` runs of the same files at once, with different profiles: whichever stores last keeps the other's

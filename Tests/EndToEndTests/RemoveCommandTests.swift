@@ -18,15 +18,15 @@ import Testing
                 counts[table] = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table) WHERE recording_id = ?", arguments: [id]) ?? 0
             }
             counts["recordings"] = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM recordings WHERE id = ?", arguments: [id]) ?? 0
-            counts["night_tags"] = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM night_tags WHERE content_sha256 = ?", arguments: [hash]) ?? 0
+            counts["night_tags"] = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM night_tags WHERE content_hash = ?", arguments: [hash]) ?? 0
             return counts
         }
     }
 
     static func idAndHash(ofPath path: String, in db: String) throws -> (Int64, String?)? {
         try DatabaseQueue(path: db).read { db in
-            try Row.fetchOne(db, sql: "SELECT id, content_sha256 FROM recordings WHERE path = ?", arguments: [path])
-                .map { ($0["id"], $0["content_sha256"]) }
+            try Row.fetchOne(db, sql: "SELECT id, content_hash FROM recordings WHERE path = ?", arguments: [path])
+                .map { ($0["id"], $0["content_hash"]) }
         }
     }
 

@@ -181,34 +181,46 @@ private enum ReportedNights {
         #expect(try !FileManager.default.contentsOfDirectory(atPath: scratch.file("again")).filter { $0.hasSuffix(".wav") }.isEmpty)
     }
 
-    /// A 16-bit night stored before such audio was hashed as integers (model 3.5.0) carries the hash of its samples as
-    /// floats: its file copied back (another modification time), the same audio, is still cut; another hash is not.
-    @Test func aNightHashedAsFloatsBeforeIsKnownByItsAudio() throws {
-        let scratch = Scratch()
-        let (night, database) = try Self.analysedCopyOfTheApneaNight(in: scratch, database: "old.sqlite")
-        // The hash as it was stored then: rate, channels and frames as little-endian 64-bit integers, then every sample
-        // as a little-endian 32-bit float (the night is mono, so its samples are its one channel's).
-        let (samples, rate) = try AudioFileReader.readMono(night)
-        var bytes = Data()
-        for field in [Int64(rate), 1, Int64(samples.count)] { withUnsafeBytes(of: field.littleEndian) { bytes.append(contentsOf: $0) } }
-        for sample in samples { withUnsafeBytes(of: sample.bitPattern.littleEndian) { bytes.append(contentsOf: $0) } }
-        try bytes.write(to: URL(fileURLWithPath: scratch.file("floats")))
+    /// SHA-256 (hex) of `bytes`, by coreutils' `sha256sum`: computed apart from the tool.
+    static func sha256sum(_ bytes: Data, scratch: Scratch) throws -> String {
+        let file = scratch.file("bytes-\(UUID().uuidString)")
+        try bytes.write(to: URL(fileURLWithPath: file))
         let sha256sum = Process(), pipe = Pipe()
         sha256sum.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-        sha256sum.arguments = [scratch.file("floats")]
+        sha256sum.arguments = [file]
         sha256sum.standardOutput = pipe
         try sha256sum.run()
         let digest = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         sha256sum.waitUntilExit()
-        let asFloats = String(digest.prefix { !$0.isWhitespace })
+        return String(digest.prefix { !$0.isWhitespace })
+    }
+
+    /// A night stored before the audio's identity was XXH3-128 carries SHA-256 of its samples: as 16-bit integers, or,
+    /// stored before such audio was hashed as integers (model 3.5.0), as floats. Its file copied back (another
+    /// modification time), the same audio, is still cut under either; another hash is not.
+    @Test func aNightHashedAsBeforeIsKnownByItsAudio() throws {
+        let scratch = Scratch()
+        let (night, database) = try Self.analysedCopyOfTheApneaNight(in: scratch, database: "old.sqlite")
+        // The hashes as they were stored then: rate, channels and frames as little-endian 64-bit integers, then every
+        // sample as a little-endian 16-bit integer or 32-bit float (the night is mono: its samples are its one channel's).
+        let (samples, rate) = try AudioFileReader.readMono(night)
+        var header = Data()
+        for field in [Int64(rate), 1, Int64(samples.count)] { withUnsafeBytes(of: field.littleEndian) { header.append(contentsOf: $0) } }
+        var integers = header, floats = header
+        for sample in samples {
+            withUnsafeBytes(of: Int16(sample * 32_768).littleEndian) { integers.append(contentsOf: $0) }
+            withUnsafeBytes(of: sample.bitPattern.littleEndian) { floats.append(contentsOf: $0) }
+        }
+        let asIntegers = try Self.sha256sum(integers, scratch: scratch), asFloats = try Self.sha256sum(floats, scratch: scratch)
         let queue = try DatabaseQueue(path: database)
-        let stored = try queue.read { try String.fetchOne($0, sql: "SELECT content_sha256 FROM recordings") }
-        #expect(asFloats.count == 64 && asFloats != stored, "the integers' hash is another: \(asFloats)")
+        let stored = try queue.read { try String.fetchOne($0, sql: "SELECT content_hash FROM recordings") }
+        #expect(stored?.count == 32 && asIntegers.count == 64 && asFloats.count == 64 && asIntegers != asFloats)
+        #expect(try AudioFileReader.contentHash(of: night, kind: .sha256) == asIntegers)
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(3_600)], ofItemAtPath: night)
 
-        for (hash, cut) in [(asFloats, true), (String(asFloats.reversed()), false)] {
-            try queue.write { try $0.execute(sql: "UPDATE recordings SET content_sha256 = ?", arguments: [hash]) }
-            let output = scratch.file("clips-\(cut)")
+        for (hash, cut) in [(asIntegers, true), (asFloats, true), (String(asFloats.reversed()), false), (stored.map { String($0.reversed()) } ?? "", false)] {
+            try queue.write { try $0.execute(sql: "UPDATE recordings SET content_hash = ?", arguments: [hash]) }
+            let output = scratch.file("clips-\(cut)-\(hash.prefix(8))")
             let clips = try CommandRunner.run(["clips", "--db", database, "--what", "episodes", "--output", output])
             let wavs = ((try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []).filter { $0.hasSuffix(".wav") }
             #expect(clips.status == (cut ? 0 : 1) && wavs.isEmpty == !cut, "\(hash): \(clips.stderr)")

@@ -144,7 +144,7 @@ import Testing
             while case let got = try buffer.withUnsafeMutableBufferPointer({ try reader.read(into: $0) }), got > 0 {
                 samples.append(contentsOf: buffer[0..<got])
             }
-            return (samples, reader.contentSHA256, reader)
+            return (samples, reader.contentHash, reader)
         }
         let mix = try read(path, channel: nil), first = try read(path, channel: 1), second = try read(path, channel: 2)
         #expect(first.samples == left && second.samples == right)
@@ -256,7 +256,7 @@ import Testing
         let reader = try AudioFileReader(path: path)
         var buffer = [Float](repeating: 0, count: 1000)
         while try buffer.withUnsafeMutableBufferPointer({ try reader.read(into: $0) }) > 0 {}
-        return reader.contentSHA256
+        return reader.contentHash
     }
 
     /// 8- and 16-bit files (16-bit Apple Lossless too) are read as integers and scaled here: the samples must be

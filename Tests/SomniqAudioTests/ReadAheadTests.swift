@@ -44,7 +44,7 @@ import Testing
         } catch {
             read.failure = "\(error)"
         }
-        read.hash = reader.contentSHA256
+        read.hash = reader.contentHash
         read.endings = read.failure == nil ? 1 : 0
         return read
     }
@@ -68,7 +68,7 @@ import Testing
             read.failure = "\(error)"
         }
         ahead.finish()
-        read.hash = ahead.reader.contentSHA256
+        read.hash = ahead.reader.contentHash
         return read
     }
 
@@ -115,6 +115,6 @@ import Testing
         ahead.finish()
         // The thread stopped with at most its two chunks made ahead and one in hand: nowhere near the end of the file.
         #expect(ahead.reader.position <= 4_000)
-        #expect(ahead.reader.contentSHA256 == nil)
+        #expect(ahead.reader.contentHash == nil)
     }
 }

@@ -374,7 +374,7 @@ private func night(duration: Double = 600, snores: [NightReport.Event]? = nil, e
         func piece(_ name: String, _ start: Int64) throws {
             var copy = data
             copy.path += name
-            copy.contentSHA256 = String(repeating: name.last!, count: 64)
+            copy.contentHash = String(repeating: name.last!, count: 64)
             copy.startMilliseconds = start
             _ = try store.save(copy, bundle: bundle, results: all.filter { $0.profile == "balanced" })
         }

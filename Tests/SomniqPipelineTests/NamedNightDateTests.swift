@@ -15,7 +15,7 @@ import Testing
         for (index, path) in paths.enumerated() {
             var data = analysed
             data.path = path
-            data.contentSHA256 = String(repeating: String(index), count: 64)
+            data.contentHash = String(repeating: String(index), count: 64)
             data.startSource = startSource.rawValue
             data.startMilliseconds = 1_796_205_600_000 + Int64(index) * 60_000
             try store.save(data, bundle: bundle, results: [])

@@ -71,7 +71,7 @@ extension SnorersNightTests {
         night.addBreathing(from: 5, to: 100, levelDbfs: -40)
         night.addSnoringBout(from: 120, to: 200, levelDbfs: -30)
         var data = RecordingAnalyzer(bundle: shippedBundle).analyzeRecording(samples: night.samples.map(Float.init), sampleRate: 16_000)
-        data.contentSHA256 = "test-43"
+        data.contentHash = "test-43"
         let store = try AnalysisStore.inMemory()
         let id = try store.save(data, bundle: shippedBundle, results: []).recordingID
         let analysed = try #require(try store.nightSummary(recordingID: id))

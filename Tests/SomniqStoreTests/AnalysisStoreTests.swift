@@ -10,7 +10,7 @@ let storeModelBundle = try! ModelBundle.load(path: URL(fileURLWithPath: #filePat
 
 /// A small recording: 20 windows, snoring confident in windows 4–15, silence elsewhere; with a content hash, also the
 /// size (100 bytes) and modification time (1000) of the file it was read from.
-func sampleData(path: String = "/nights/a.wav", contentSHA256: String? = nil) -> RecordingData {
+func sampleData(path: String = "/nights/a.wav", contentHash: String? = nil) -> RecordingData {
     let classIDs = storeModelBundle.classifier.classIDs
     let snoring = classIDs.firstIndex(of: "snoring")!
     let silence = classIDs.firstIndex(of: "silence")!
@@ -25,8 +25,8 @@ func sampleData(path: String = "/nights/a.wav", contentSHA256: String? = nil) ->
                              frameCount: 164_000, durationSeconds: 10.25, startMilliseconds: 1_795_302_000_000,
                              startSource: "file-name", windowCount: 20, featureIDs: featureIDs, features: features,
                              classIDs: classIDs, confidences: confidences)
-    if let contentSHA256 {
-        data.contentSHA256 = contentSHA256
+    if let contentHash {
+        data.contentHash = contentHash
         data.fileSize = 100
         data.fileModified = 1000
     }
@@ -136,7 +136,7 @@ func results(for data: RecordingData) -> [ProfileResult] {
 
     @Test func theSameAudioIsOneRecordingWhereverItIs() throws {
         let store = try AnalysisStore.inMemory()
-        let data = sampleData(path: "/nights/a.wav", contentSHA256: "abc")
+        let data = sampleData(path: "/nights/a.wav", contentHash: "abc")
         let balanced = results(for: data).filter { $0.profile == "balanced" }
         let first = try store.save(data, bundle: storeModelBundle, results: balanced)
         guard case .stored(let id) = first else { Issue.record("expected a new recording"); return }
@@ -151,7 +151,7 @@ func results(for data: RecordingData) -> [ProfileResult] {
         #expect(try store.count("windows") == 20)
         #expect(try store.completeAnalysis(path: "/archive/a.wav", fileSize: 100, fileModified: 1000)?.id == id)
         #expect(try store.completeAnalysis(path: "/archive/a.wav", fileSize: 100, fileModified: 1001) == nil, "a changed file is not skipped")
-        #expect(try store.completeAnalysis(contentSHA256: "abc")?.profiles.count == 5)
+        #expect(try store.completeAnalysis(contentHash: "abc")?.profiles.count == 5)
 
         // Replacing (--reanalyze) stores it afresh, still once.
         let replaced = try store.save(moved, bundle: storeModelBundle, results: balanced, replacing: true)
@@ -172,15 +172,15 @@ func results(for data: RecordingData) -> [ProfileResult] {
     /// (a recorder that names every night alike) does not inherit them.
     @Test func tagsFollowTheSameFileWhoseIdentityWasHashedAnotherWay() throws {
         let store = try AnalysisStore.inMemory()
-        var data = sampleData(path: "/nights/tonight.caf", contentSHA256: "hashed-as-floats")
+        var data = sampleData(path: "/nights/tonight.caf", contentHash: "hashed-as-floats")
         let first = try store.save(data, bundle: storeModelBundle, results: results(for: data)).recordingID
         try store.changeTags(recordingID: first, adding: ["mouthguard"], removing: [])
 
-        data.contentSHA256 = "hashed-as-integers"
+        data.contentHash = "hashed-as-integers"
         let rehashed = try store.save(data, bundle: storeModelBundle, results: results(for: data)).recordingID
         #expect(try store.tags(recordingID: rehashed) == ["mouthguard"])
 
-        data.contentSHA256 = "the next night"
+        data.contentHash = "the next night"
         data.fileModified = 87_400
         let next = try store.save(data, bundle: storeModelBundle, results: results(for: data)).recordingID
         #expect(try store.tags(recordingID: next).isEmpty, "a new night at the same path starts untagged")

@@ -130,7 +130,7 @@ import Testing
             _ = try AnalysisStore(path: path, upgrade: false)
         } throws: { error in
             guard case .olderVersion(_, let missing) = error as? StoreError else { return false }
-            return missing == ["v4-sound-timing", "v5-locations", "v6-cut-short-and-levels", "v7-night-tags", "v8-night-summaries", "v9-partial-nights", "v10-recording-faults", "v11-channel"] && "\(error)".contains("does not upgrade it")
+            return missing == ["v4-sound-timing", "v5-locations", "v6-cut-short-and-levels", "v7-night-tags", "v8-night-summaries", "v9-partial-nights", "v10-recording-faults", "v11-channel", "v12-content-hash"] && "\(error)".contains("does not upgrade it")
         }
         let check = try DatabaseQueue(path: path)
         #expect(try !check.read { try $0.tableExists("sound_events") }, "the read changed nothing")
@@ -140,5 +140,39 @@ import Testing
         let reader = try AnalysisStore(path: path, upgrade: false)
         #expect(try reader.recordings().isEmpty)
         try reader.close()
+    }
+
+    /// A database written before the audio's identity was XXH3-128 names its column `content_sha256`: upgraded, the
+    /// column is `content_hash`, holding the SHA-256 it held, the night's tags still joined to it, and the unique index
+    /// on complete recordings still in force.
+    @Test func theContentHashColumnIsRenamedWithItsValuesTagsAndIndex() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/somniq.sqlite"
+        let older = String(repeating: "5e", count: 32)
+        let store = try AnalysisStore(path: path)
+        let id = try store.save(sampleData(path: "/nights/a.wav", contentHash: older), bundle: storeModelBundle, results: []).recordingID
+        try store.changeTags(recordingID: id, adding: ["mouthguard"], removing: [])
+        try store.close()
+        // Back to before the step: the column's old name in both tables (and so in their index and key).
+        let before = try DatabaseQueue(path: path)
+        try before.write { db in
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v12-content-hash'")
+            try db.execute(sql: "ALTER TABLE recordings RENAME COLUMN content_hash TO content_sha256")
+            try db.execute(sql: "ALTER TABLE night_tags RENAME COLUMN content_hash TO content_sha256")
+        }
+        let index = "SELECT sql FROM sqlite_master WHERE name = 'recordings_on_content'"
+        #expect(try before.read { try String.fetchOne($0, sql: index) }?.contains("content_sha256") == true)
+        try before.close()
+
+        let upgraded = try AnalysisStore(path: path)
+        #expect(try upgraded.completeAnalysis(contentHash: older)?.id == id)
+        #expect(try upgraded.tags(recordingID: id) == ["mouthguard"])
+        try upgraded.close()
+        let after = try DatabaseQueue(path: path)
+        let definition = try after.read { try String.fetchOne($0, sql: index) } ?? ""
+        #expect(definition.contains("UNIQUE") && definition.contains("content_hash") && !definition.contains("content_sha256"), "\(definition)")
+        let tagged = try after.read { try String.fetchAll($0, sql: "SELECT content_hash FROM night_tags") }
+        #expect(tagged == [older])
+        try after.close()
     }
 }
