@@ -505,12 +505,13 @@ public final class AudioFileReader {
     /// most 511 bytes, fewer than eight frames even at 8 kbit/s.
     static let mpegPrerollFrames: Int64 = 8 * 1_152
 
-    /// XXH3-128 (32 hex digits, `ContentHashKind`) of the audio itself: the sample rate, channel count and frame count, then every sample as
-    /// libsndfile decodes it, interleaved, in native byte order: as 16-bit integers for 8- and 16-bit PCM and 16-bit
-    /// Apple Lossless, as float32 for every other encoding. Equal for the same audio in another container or encoding
-    /// (16-bit WAV, CAF, Apple Lossless, FLAC or AIFF alike), a renamed or moved file, or a file whose metadata
-    /// changed. Available once every frame has been read in order (`nil` before, or after a seek; and for a followed
-    /// recording, whose frame count was not known when its first samples were hashed: hash the finished file).
+    /// XXH3-128 (32 hex digits, `ContentHashKind`) of the audio itself: the sample rate, channel count and frame count,
+    /// then every sample as libsndfile decodes it, interleaved, in native byte order: as 16-bit integers for 8- and
+    /// 16-bit PCM and 16-bit Apple Lossless, as float32 for every other encoding. Equal for the same audio in another
+    /// container or encoding (16-bit WAV, CAF, Apple Lossless, FLAC or AIFF alike), a renamed or moved file, or a file
+    /// whose metadata changed. Available once every frame has been read in order (`nil` before, or after a seek; and
+    /// for a followed recording, whose frame count was not known when its first samples were hashed: hash the finished
+    /// file).
     public var contentHash: String? {
         guard digestValid, source.map({ !$0.waits }) ?? true, framesRead == format.frameCount else { return nil }
         return digest.finalize()

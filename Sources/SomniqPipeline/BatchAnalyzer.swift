@@ -238,7 +238,8 @@ public final class BatchAnalyzer: @unchecked Sendable {
             // A night stored before the audio's identity was XXH3-128 carries SHA-256: where one could hold this audio,
             // the file is hashed once more the old way, and a night that matches takes the new identity (and so is found
             // as moved, copied or already analysed, its tags kept).
-            if let hash = data.contentHash, try store.completeAnalysis(contentHash: hash) == nil, try store.mayHoldUnderOlderIdentity(data),
+            if let hash = data.contentHash, try store.completeAnalysis(contentHash: hash) == nil,
+               try store.mayHoldUnderOlderIdentity(data),
                let older = try? AudioFileReader.contentHash(of: path, channel: data.channel, kind: .sha256) {
                 try store.adoptIdentity(hash, forOlder: older)
             }

@@ -61,8 +61,9 @@ public struct RecordingAnalyzer: Sendable {
         defer { accumulator.stopScoringAside() }
         accumulator.stream.reserveEnvelope(frames: format.frameCount)
         // Decoding runs a few chunks ahead on a thread of its own (`ReadAhead`), on the chunks a plain read loop gives,
-        // and so does the conditioning (DC offset, resampling: `SourceConditioner`) up to `conditionsWhileDecodingUpToRate`;
-        // above it, the conditioning is done here, beside the features. Either way the results are the same, bit for bit.
+        // and so does the conditioning (DC offset, resampling: `SourceConditioner`) up to
+        // `conditionsWhileDecodingUpToRate`; above it, the conditioning is done here, beside the features. Either way
+        // the results are the same, bit for bit.
         let conditioner = accumulator.stream.conditioner
         let whileDecoding = format.sampleRate <= Self.conditionsWhileDecodingUpToRate
         let readAhead = ReadAhead(reader: reader, chunkLength: AnalysisGrid(sampleRate: format.sampleRate).maximumBlockLength,
