@@ -40,6 +40,31 @@ enum AnalysedNight {
         #expect(!JSONSchemaValidator(root: schema as! [String: Any]).validate(broken).isEmpty)
     }
 
+    /// A recording's identity is exported as `contentHash` (XXH3-128, 32 hex digits); one stored with SHA-256 before
+    /// gives it under `contentSha256` too, as schema 1 always named it. Both follow the schema.
+    @Test func theIdentityIsExportedUnderItsNamesForEitherKind() throws {
+        let scratch = Scratch()
+        let copy = scratch.file("copy.sqlite")
+        try FileManager.default.copyItem(atPath: db, toPath: copy)
+        let schema = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: CommandRunner.root + "/fixtures/schema/export-v1.schema.json")))
+        func exported() throws -> [String: Any] {
+            let output = try CommandRunner.run(["export", "--db", copy, "--what", "episodes", "--format", "json"])
+            #expect(output.status == 0, "\(output.stderr)")
+            let value = try JSONSerialization.jsonObject(with: Data(output.stdout.utf8))
+            let errors = JSONSchemaValidator(root: schema as! [String: Any]).validate(value)
+            #expect(errors.isEmpty, "\(errors.prefix(5))")
+            return ((value as! [String: Any])["recordings"] as! [[String: Any]])[0]
+        }
+        let fresh = try exported()
+        #expect((fresh["contentHash"] as? String)?.count == 32 && fresh["contentSha256"] == nil, "\(fresh.keys.sorted())")
+        let older = String(repeating: "0123456789abcdef", count: 4)
+        let queue = try DatabaseQueue(path: copy)
+        try queue.write { try $0.execute(sql: "UPDATE recordings SET content_hash = ?", arguments: [older]) }
+        try queue.close()
+        let stored = try exported()
+        #expect(stored["contentHash"] as? String == older && stored["contentSha256"] as? String == older)
+    }
+
     @Test func dcaseScoresPerfectlyAgainstItself() throws {
         let scratch = Scratch()
         let table = scratch.file("balanced.tsv")
