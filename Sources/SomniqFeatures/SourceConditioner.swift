@@ -45,6 +45,15 @@ public final class SourceConditioner {
 
     /// Conditions the next samples; hands over a piece for each stretch that completes analysis-rate samples.
     public func condition(_ samples: UnsafeBufferPointer<Float>, _ body: (Piece) -> Void) {
+        unbias(samples) { stretch, levels in
+            if let piece = resample(stretch, levels: levels) { body(piece) }
+        }
+    }
+
+    /// The first half of `condition`: the next samples with their DC offset taken off, in stretches of at most half a
+    /// block (handed to `body` in the conditioner's scratch, to be used before it returns), each with the source's
+    /// levels after it. A caller may run this half on one thread and `resample` on another, the stretches in order.
+    public func unbias(_ samples: UnsafeBufferPointer<Float>, _ body: (UnsafeBufferPointer<Float>, Levels) -> Void) {
         let step = unbiased.count
         var start = 0
         while start < samples.count {
@@ -55,11 +64,17 @@ public final class SourceConditioner {
             unbiased.withUnsafeBufferPointer { buffer in
                 let stretch = UnsafeBufferPointer(rebasing: buffer[0..<count])
                 if measuresLevels { account(stretch) }
-                let output = resampler.process(stretch)
-                if !output.isEmpty { body(Piece(samples: output, levels: levels)) }
+                body(stretch, levels)
             }
             start += step
         }
+    }
+
+    /// The second half of `condition`: a stretch `unbias` made, converted to the analysis rate; the piece it completes,
+    /// if any, carries `levels` (the stretch's own).
+    public func resample(_ stretch: UnsafeBufferPointer<Float>, levels: Levels) -> Piece? {
+        let output = resampler.process(stretch)
+        return output.isEmpty ? nil : Piece(samples: output, levels: levels)
     }
 
     /// Ends the recording: the last analysis-rate samples (possibly none), with the final levels.

@@ -61,18 +61,22 @@ public struct RecordingAnalyzer: Sendable {
         defer { accumulator.stopScoringAside() }
         accumulator.stream.reserveEnvelope(frames: format.frameCount)
         // Decoding runs a few chunks ahead on a thread of its own (`ReadAhead`), on the chunks a plain read loop gives,
-        // and so does the conditioning (DC offset, resampling: `SourceConditioner`) up to
-        // `conditionsWhileDecodingUpToRate`; above it, the conditioning is done here, beside the features. Either way
-        // the results are the same, bit for bit.
+        // and so does the conditioning (`SourceConditioner`): the DC offset always, the resampling up to
+        // `resamplesWhileDecodingUpToRate`; above it, the resampling is done here, beside the features. Either way the
+        // results are the same, bit for bit.
         let conditioner = accumulator.stream.conditioner
-        let whileDecoding = format.sampleRate <= Self.conditionsWhileDecodingUpToRate
+        let resamplesWhileDecoding = format.sampleRate <= Self.resamplesWhileDecodingUpToRate
         let readAhead = ReadAhead(reader: reader, chunkLength: AnalysisGrid(sampleRate: format.sampleRate).maximumBlockLength,
                                   transform: { samples -> DecodedChunk in
-                                      guard whileDecoding else { return .mixed(Array(samples)) }
-                                      var pieces: [SourceConditioner.Piece] = []
-                                      conditioner.condition(samples) { pieces.append($0) }
-                                      return .conditioned(pieces)
-                                  }, ending: { whileDecoding ? .conditioned([conditioner.finish()]) : .ended })
+                                      if resamplesWhileDecoding {
+                                          var pieces: [SourceConditioner.Piece] = []
+                                          conditioner.condition(samples) { pieces.append($0) }
+                                          return .conditioned(pieces)
+                                      }
+                                      var stretches: [(samples: [Float], levels: SourceConditioner.Levels)] = []
+                                      conditioner.unbias(samples) { stretches.append((Array($0), $1)) }
+                                      return .unbiased(stretches)
+                                  }, ending: { resamplesWhileDecoding ? .conditioned([conditioner.finish()]) : .ended })
         defer { readAhead.finish() }
         var chunks: Int64 = 0
         let progressEvery: Int64 = 120  // half-second chunks: every minute of audio
@@ -80,8 +84,11 @@ public struct RecordingAnalyzer: Sendable {
             switch chunk.product {
             case .conditioned(let pieces):
                 for piece in pieces { accumulator.feed(piece) }
-            case .mixed(let samples):
-                samples.withUnsafeBufferPointer { buffer in conditioner.condition(buffer) { accumulator.feed($0) } }
+            case .unbiased(let stretches):
+                for stretch in stretches {
+                    let piece = stretch.samples.withUnsafeBufferPointer { conditioner.resample($0, levels: stretch.levels) }
+                    if let piece { accumulator.feed(piece) }
+                }
             case .ended:
                 accumulator.feed(conditioner.finish())
             }
@@ -125,18 +132,19 @@ public struct RecordingAnalyzer: Sendable {
         return data
     }
 
-    /// What the decoding thread hands over for a chunk: its conditioned pieces, or the chunk as read (mixed to mono),
-    /// to be conditioned on the analysis's thread; after the last chunk, the conditioning's tail, or `.ended`.
+    /// What the decoding thread hands over for a chunk: its conditioned pieces, or its stretches with the DC offset
+    /// taken off (`SourceConditioner.unbias`), to be resampled on the analysis's thread; after the last chunk, the
+    /// conditioning's tail, or `.ended`.
     private enum DecodedChunk {
         case conditioned([SourceConditioner.Piece])
-        case mixed([Float])
+        case unbiased([(samples: [Float], levels: SourceConditioner.Levels)])
         case ended
     }
 
-    /// Above this rate, the conditioning runs beside the features rather than beside the decoding: resampling 44.1 or
+    /// Above this rate, the resampling runs beside the features rather than beside the decoding: resampling 44.1 or
     /// 48 kHz costs about as much as decoding it, and the decoding thread, with both, set the pace while the features'
     /// thread waited (docs/performance.md). At 16 kHz and below, the features are the longer thread.
-    static let conditionsWhileDecodingUpToRate = 32_000
+    static let resamplesWhileDecodingUpToRate = 32_000
 
     /// When the recording at `path` began, by the order `analyze` reads it (without a start given), its file opened
     /// but not decoded; `nil` when it cannot be opened.

@@ -5,8 +5,8 @@ import SomniqPipeline
 import SomniqSynth
 import Testing
 
-/// A file is analysed on three threads (decoding ahead of the analysis, `ReadAhead`, with the conditioning at 32 kHz and
-/// below, beside the features above; the trees behind it, `ScoringThread`); audio in memory on one
+/// A file is analysed on three threads (decoding ahead of the analysis, `ReadAhead`, with the DC offset and, at 32 kHz and
+/// below, the resampling, beside the features above; the trees behind it, `ScoringThread`); audio in memory on one
 /// (`FeatureStream.consume`). Both give the same features and confidences, bit for bit, at every rate the conditioning
 /// treats differently: a whole ratio (16 and 48 kHz), a rational one (44.1 kHz), the analysis rate itself,
 /// and a rate with the band above 4 kHz measured at its own rate (`band_ratio_4k_up`, which reads the source's block
