@@ -21,8 +21,9 @@ public final class AnalysisStore: Sendable {
     ///
     /// Two processes creating or upgrading the same database at once race on switching it to WAL and on the
     /// migrations (GRDB reads which are applied before running each in its own transaction); the loser sees
-    /// "database is locked", a table that "already exists" or a "duplicate column name". All are retried for a
-    /// while: by then the winner has finished and the schema is simply up to date.
+    /// "database is locked", a table that "already exists", a "duplicate column name" or, renaming a column the winner
+    /// renamed already (v12), "no such column". All are retried for a while: by then the winner has finished and the
+    /// schema is simply up to date.
     ///
     /// Before anything is changed, the file is checked to be ours: a non-empty SQLite database of another application
     /// is refused (unless `adoptForeign`), as is one written by a newer version of this tool; with `upgrade` false (the
@@ -82,7 +83,8 @@ public final class AnalysisStore: Sendable {
                 let message = Self.reason(error)
                 // Another run creating or closing the same database: its locks, its schema steps, or its -wal and
                 // -shm files appearing and going (a checkpoint on close deletes them between two looks at them).
-                let racing = ["locked", "busy", "already exists", "duplicate column name", "-wal", "-shm"].contains { message.contains($0) }
+                let racing = ["locked", "busy", "already exists", "duplicate column name", "no such column", "-wal", "-shm"]
+                    .contains { message.contains($0) }
                 guard racing, attempt < 100 else { throw .cannotOpen(path: path, reason: message) }
                 Thread.sleep(forTimeInterval: 0.05 + 0.01 * Double(attempt % 7))
             }
