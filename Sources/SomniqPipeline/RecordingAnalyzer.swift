@@ -296,8 +296,8 @@ public struct RecordingAnalyzer: Sendable {
 
         private let keepsFeatures: Bool
         private let keepsLevels: Bool
-        /// The row a database keeps of the last window (`FeatureID.stored`), reused.
-        private var storedRow = [Float](repeating: 0, count: FeatureID.stored.count)
+        /// The row a database keeps of the last window (`FeatureID.stored`), reused (when not scored aside).
+        private var storedRow: [Float] = []
 
         init(analyzer: RecordingAnalyzer, sampleRate: Int, expectedWindows: Int, keeping: FeatureKeeping,
              scoresAside: Bool = false) {
@@ -314,7 +314,7 @@ public struct RecordingAnalyzer: Sendable {
                                   expectedWindows: expectedWindows)
             classCount = scorer.classCount
             if scoresAside {
-                scoring = ScoringThread(scorer: scorer)
+                scoring = ScoringThread(scorer: scorer, spool: spool)
                 // The thread's scorer is the one that fills; this one's room would be a second copy of every row.
                 scorer.confidences = []
             }
@@ -356,9 +356,8 @@ public struct RecordingAnalyzer: Sendable {
 
         private mutating func emit(_ vector: FeatureVector) {
             if let spool {
-                storedRow.removeAll(keepingCapacity: true)
-                FeatureID.appendStored(of: vector.values[...], to: &storedRow)
-                spool.append(storedRow)
+                // Scored aside, the scoring thread writes the row.
+                if scoring == nil { spool.appendStored(of: vector, using: &storedRow) }
             } else if keepsFeatures {
                 features.append(contentsOf: vector.values)
             } else if keepsLevels {

@@ -2,6 +2,7 @@ import Foundation
 import SomniqDetection
 import SomniqFeatures
 import SomniqModel
+import SomniqStore
 
 /// Turns windows' features into their confidences, in window order: the model's trees (`Classifier.batchSize` windows
 /// at a time), the classes the recording cannot hear set to 0, and the windows of steady breathing noted for the night
@@ -64,7 +65,9 @@ struct WindowScorer: Sendable {
 /// another; the trees, about a tenth of the work, ran on the features' thread, which then set the pace while the decoding
 /// thread waited. On this third thread they take up whichever core is idle. Windows are handed over `jobLength` at a
 /// time (one wake-up per half a minute of audio, not per window), at most `maximumQueued` jobs ahead; the scorer sees
-/// the same windows in the same order, so the confidences are those of the features' thread, bit for bit.
+/// the same windows in the same order, so the confidences are those of the features' thread, bit for bit. Headed for the
+/// database, it also writes each window's stored row to the spool (`FeatureSpool`, a copy into the page cache the
+/// features' thread no longer waits on), in window order as the features' thread would.
 final class ScoringThread: @unchecked Sendable {
     static let jobLength = 64
     static let maximumQueued = 16
@@ -75,9 +78,13 @@ final class ScoringThread: @unchecked Sendable {
     private var running = true
     /// The scoring thread's own until `finish()` returns.
     private var scorer: WindowScorer
+    /// Where the windows' stored rows go, the scoring thread's own until `finish()` returns; `storedRow` is its scratch.
+    private let spool: FeatureSpool?
+    private var storedRow: [Float] = []
 
-    init(scorer: WindowScorer) {
+    init(scorer: WindowScorer, spool: FeatureSpool?) {
         self.scorer = scorer
+        self.spool = spool
         let thread = Thread { [self] in run() }
         thread.name = "somniq-score"
         thread.start()
@@ -116,6 +123,18 @@ final class ScoringThread: @unchecked Sendable {
             if queue.count == Self.maximumQueued - 1 { condition.broadcast() }
             condition.unlock()
             job.withUnsafeBufferPointer { scorer.score($0) }
+            if let spool {
+                for vector in job { spool.appendStored(of: vector, using: &storedRow) }
+            }
         }
+    }
+}
+
+extension FeatureSpool {
+    /// Adds the row a database keeps of `vector` (`FeatureID.stored`), built in `row` (scratch, reused).
+    func appendStored(of vector: FeatureVector, using row: inout [Float]) {
+        row.removeAll(keepingCapacity: true)
+        FeatureID.appendStored(of: vector.values[...], to: &row)
+        append(row)
     }
 }

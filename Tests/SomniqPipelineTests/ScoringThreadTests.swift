@@ -1,13 +1,14 @@
 import Foundation
 import SomniqFeatures
 import SomniqModel
+import SomniqStore
 @testable import SomniqPipeline
 import SomniqSynth
 import Testing
 
 /// The trees of a file's windows run on a thread of their own (`ScoringThread`), handed the windows in jobs; scored in
 /// place (`WindowScorer`), eight at a time. Both give the same confidences and the same windows of steady breathing,
-/// bit for bit, however the windows are cut into jobs.
+/// bit for bit, however the windows are cut into jobs; the thread writes each window's stored row to the spool, in order.
 @Suite struct ScoringThreadTests {
     /// The windows of a night with breathing, snoring, a cough and speech over a quiet room.
     static let vectors: [FeatureVector] = {
@@ -32,14 +33,15 @@ import Testing
     }
 
     @Test(arguments: [false, true], [[ScoringThread.jobLength], [1], [7, 64, 3, 100], [1_000]])
-    func jobsOfAnyLengthScoreAsInPlace(rules: Bool, jobLengths: [Int]) {
+    func jobsOfAnyLengthScoreAsInPlace(rules: Bool, jobLengths: [Int]) throws {
         let vectors = Self.vectors
         var inPlace = Self.scorer(rules: rules, expectedWindows: vectors.count)
         for start in stride(from: 0, to: vectors.count, by: Classifier.batchSize) {
             vectors[start..<min(vectors.count, start + Classifier.batchSize)].withUnsafeBufferPointer { inPlace.score($0) }
         }
         // Room for fewer windows than come: the scorer grows its rows as a live follow's does.
-        let aside = ScoringThread(scorer: Self.scorer(rules: rules, expectedWindows: 10))
+        let spool = try #require(FeatureSpool(width: FeatureID.stored.count))
+        let aside = ScoringThread(scorer: Self.scorer(rules: rules, expectedWindows: 10), spool: spool)
         var start = 0, job = 0
         while start < vectors.count {
             let end = min(vectors.count, start + jobLengths[job % jobLengths.count])
@@ -56,10 +58,19 @@ import Testing
         let silenced = (rules ? bundle : shippedBundle).classifier.classIDs.firstIndex(of: "glass_breaking")!
         #expect((0..<vectors.count).allSatisfy { scored.confidences[$0 * classCount + silenced] == 0 })
         #expect((0..<vectors.count).contains { scored.confidences[$0 * classCount] > 0 })
+
+        var expectedRows: [Float] = []
+        for vector in vectors { FeatureID.appendStored(of: vector.values[...], to: &expectedRows) }
+        var spooled: [Float] = []
+        try spool.forEachBlock { first, rows in
+            #expect(first * FeatureID.stored.count == spooled.count)
+            spooled.append(contentsOf: rows)
+        }
+        #expect(spool.rowCount == vectors.count && spooled.map(\.bitPattern) == expectedRows.map(\.bitPattern))
     }
 
     @Test func finishingWithNothingHandedOverReturns() {
-        let scored = ScoringThread(scorer: Self.scorer(rules: false, expectedWindows: 4)).finish()
+        let scored = ScoringThread(scorer: Self.scorer(rules: false, expectedWindows: 4), spool: nil).finish()
         #expect(scored.windowCount == 0 && scored.steadyBreathing.isEmpty)
     }
 }
