@@ -69,7 +69,7 @@ let package = Package(
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
         ]),
         .target(name: "SomniqEvaluation", dependencies: ["SomniqFiles"]),
-        .target(name: "SomniqFit", dependencies: ["SomniqFeatures", "SomniqModel"], swiftSettings: hostProcessorSettings),
+        .target(name: "SomniqFit", dependencies: ["SomniqFeatures", "SomniqModel", "SomniqFiles"], swiftSettings: hostProcessorSettings),
         // Exports and the byte-level writers they share with the reports (CSV, streamed JSON, label tables).
         .target(name: "SomniqReports", dependencies: ["SomniqFeatures", "SomniqStore", "SomniqEvaluation", "SomniqFiles"]),
         // Analysis of recordings: one file, a batch into the store, the profiles compared, clips cut.

@@ -10,6 +10,10 @@ import Foundation
 /// comes after the chunks read before it, and then no ending. So whatever consumes the products computes the same
 /// results, bit for bit, as it would reading the file itself. The reader, `transform` and `ending` belong to the
 /// decoding thread until `finish()` returns; read the reader's format, hash and declared length only after that.
+///
+/// Made with `aside: false`, it starts no thread: each `next()` reads and transforms the next chunk on the caller's
+/// thread, the same chunks in the same order (a batch whose jobs already fill the cores: a second thread per night
+/// would only add its hand-overs).
 public final class ReadAhead<Product>: @unchecked Sendable {
     /// What `transform` made of a chunk of `count` frames (0 for the ending), and the reader's position after it.
     public struct Chunk {
@@ -29,14 +33,20 @@ public final class ReadAhead<Product>: @unchecked Sendable {
     private var failure: AudioFileError?
     private var ended = false
     private var stopping = false
-    private var running = true
+    private var running: Bool
+    private let aside: Bool
+    /// Reading on the caller's thread (`aside: false`): the ending still to hand over after a short last chunk, and
+    /// whether the chunks are over.
+    private var endingDue: Chunk?
+    private var over = false
+    private var buffer: [Float] = []
 
     /// Chunks made ahead at most: half a second each, eight seconds of audio. A decoding thread that has made them
     /// all sleeps until half are taken: woken once per half a queue, not once per chunk (a wake-up per chunk cost
     /// more than the decoding it moved).
     public static var defaultDepth: Int { 16 }
 
-    public init(reader: AudioFileReader, chunkLength: Int, depth: Int = ReadAhead.defaultDepth,
+    public init(reader: AudioFileReader, chunkLength: Int, depth: Int = ReadAhead.defaultDepth, aside: Bool = true,
                 transform: @escaping (UnsafeBufferPointer<Float>) -> Product, ending: @escaping () -> Product) {
         precondition(chunkLength > 0 && depth > 0)
         self.reader = reader
@@ -44,6 +54,12 @@ public final class ReadAhead<Product>: @unchecked Sendable {
         self.depth = depth
         self.transform = transform
         self.ending = ending
+        self.aside = aside
+        running = aside
+        guard aside else {
+            buffer = [Float](repeating: 0, count: chunkLength)
+            return
+        }
         let thread = Thread { [self] in decode() }
         thread.name = "somniq-decode"
         thread.start()
@@ -51,6 +67,7 @@ public final class ReadAhead<Product>: @unchecked Sendable {
 
     /// The next chunk's product, waiting for it; `nil` after the ending. Throws the reader's error where it came.
     public func next() throws(AudioFileError) -> Chunk? {
+        guard aside else { return try readHere() }
         condition.lock()
         defer { condition.unlock() }
         while ready.isEmpty && !ended { condition.wait() }
@@ -70,6 +87,30 @@ public final class ReadAhead<Product>: @unchecked Sendable {
         condition.broadcast()
         while running { condition.wait() }
         condition.unlock()
+    }
+
+    /// The next chunk read on the caller's thread (`aside: false`): what the decoding thread would have handed over next.
+    private func readHere() throws(AudioFileError) -> Chunk? {
+        if let due = endingDue {
+            endingDue = nil
+            return due
+        }
+        guard !over else { return nil }
+        let got: Int
+        do {
+            got = try buffer.withUnsafeMutableBufferPointer { pointer throws(AudioFileError) in try reader.read(into: pointer) }
+        } catch {
+            over = true
+            throw error
+        }
+        let position = reader.position
+        let product = got > 0 ? buffer.withUnsafeBufferPointer { transform(UnsafeBufferPointer(rebasing: $0[0..<got])) } : nil
+        if got == chunkLength, let product { return Chunk(product: product, count: got, position: position) }
+        over = true
+        let last = Chunk(product: ending(), count: 0, position: position)
+        guard let product else { return last }
+        endingDue = last
+        return Chunk(product: product, count: got, position: position)
     }
 
     private func decode() {

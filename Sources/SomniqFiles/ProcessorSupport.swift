@@ -38,3 +38,34 @@ public enum ProcessorSupport {
             + "(e.g. SOMNIQ_PORTABLE=1 scripts/install) for a binary that runs on any x86-64"
     }
 }
+
+extension ProcessorSupport {
+    /// The cores this process may use: those its affinity allows (`taskset`, a Slurm job's cpuset), fewer if its
+    /// control group's CPU quota (a container's limit) allows less; the machine's count where neither can be read.
+    /// Foundation's `activeProcessorCount` counts the machine's cores whatever the process is allowed.
+    public static var usableCores: Int {
+        let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+        let quota = try? String(contentsOfFile: "/sys/fs/cgroup/cpu.max", encoding: .utf8)
+        return usableCores(status: status, cpuMax: quota, machine: ProcessInfo.processInfo.activeProcessorCount)
+    }
+
+    /// `usableCores` from the text of /proc/self/status (its `Cpus_allowed_list`, e.g. "0-3,8") and of the cgroup's
+    /// `cpu.max` ("max 100000", or "150000 100000": a quota of 1.5 cores, which may keep two busy part of the time).
+    public static func usableCores(status: String?, cpuMax: String?, machine: Int) -> Int {
+        var cores = machine
+        if let line = status?.split(separator: "\n").first(where: { $0.hasPrefix("Cpus_allowed_list:") }) {
+            let list = line.dropFirst("Cpus_allowed_list:".count).trimmingCharacters(in: .whitespaces)
+            var allowed = 0
+            for range in list.split(separator: ",") {
+                let ends = range.split(separator: "-").compactMap { Int($0) }
+                if ends.count == 1 { allowed += 1 } else if ends.count == 2, ends[1] >= ends[0] { allowed += ends[1] - ends[0] + 1 }
+            }
+            if allowed > 0 { cores = min(cores, allowed) }
+        }
+        let fields = cpuMax?.split(whereSeparator: \.isWhitespace) ?? []
+        if fields.count == 2, let quota = Double(fields[0]), let period = Double(fields[1]), quota > 0, period > 0 {
+            cores = min(cores, max(1, Int((quota / period).rounded(.up))))
+        }
+        return max(1, cores)
+    }
+}

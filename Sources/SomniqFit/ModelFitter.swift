@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import SomniqFiles
 import SomniqFeatures
 import SomniqModel
 
@@ -223,7 +224,7 @@ public struct ModelFitter: Sendable {
     /// each result in its own slot, so the outcome does not depend on the scheduling.
     static func concurrentMap<T: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
         let work = ConcurrentWork<T>(count: count)
-        let workers = max(1, min(count, ProcessInfo.processInfo.activeProcessorCount))
+        let workers = max(1, min(count, ProcessorSupport.usableCores))
         let done = DispatchGroup()
         for _ in 0..<workers {
             done.enter()

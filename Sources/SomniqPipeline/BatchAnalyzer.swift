@@ -1,6 +1,7 @@
 import Foundation
 import SomniqAudio
 import SomniqDetection
+import SomniqFiles
 import SomniqModel
 import SomniqStore
 
@@ -81,6 +82,10 @@ public final class BatchAnalyzer: @unchecked Sendable {
     /// The one channel to analyse (from 1; `--channel`), rather than the mix of all. Without it, a file whose night was
     /// analysed on one channel is analysed on that channel again (a new model, `--reanalyze`), not mixed.
     public let channel: Int?
+    /// The cores the batch may use (`ProcessorSupport.usableCores`). While its jobs keep them all busy, each night is
+    /// analysed on its job's one thread; the last nights, fewer than the cores, spread over them (`RecordingAnalyzer`'s
+    /// `threaded`), as does every night of a batch with fewer jobs than cores.
+    public let cores: Int
 
     private let lock = NSLock()
     private var progress = Progress()
@@ -91,7 +96,7 @@ public final class BatchAnalyzer: @unchecked Sendable {
 
     public init(analyzer: RecordingAnalyzer, store: AnalysisStore, profiles: [SensitivityProfile], jobs: Int,
                 reanalyze: Bool = false, explicitStart: Date? = nil, startsByPath: [String: Date] = [:],
-                rereadsLocalStarts: Bool = false, channel: Int? = nil) {
+                rereadsLocalStarts: Bool = false, channel: Int? = nil, cores: Int = ProcessorSupport.usableCores) {
         self.analyzer = analyzer
         self.store = store
         self.profiles = profiles
@@ -101,6 +106,13 @@ public final class BatchAnalyzer: @unchecked Sendable {
         self.startsByPath = Dictionary(startsByPath.map { (Self.absolute($0.key), $0.value) }) { first, _ in first }
         self.rereadsLocalStarts = rereadsLocalStarts
         self.channel = channel
+        self.cores = max(1, cores)
+    }
+
+    /// Whether the file at `index` of `count` spreads over the cores: when the jobs still running with it (every job,
+    /// until fewer files than jobs are left) are fewer than the cores.
+    func spreads(index: Int, of count: Int) -> Bool {
+        min(jobs, count - index) < cores
     }
 
     /// `path` absolute and standardised: how a start given for a path is found whichever way the path was written.
@@ -151,7 +163,7 @@ public final class BatchAnalyzer: @unchecked Sendable {
                         return nextFile
                     }
                     guard let index else { return }
-                    guard let outcome = process(files[index], index: index) else { continue }
+                    guard let outcome = process(files[index], index: index, threaded: spreads(index: index, of: files.count)) else { continue }
                     lock.withLock {
                         record(outcome)
                         report(outcome)
@@ -186,7 +198,7 @@ public final class BatchAnalyzer: @unchecked Sendable {
     }
 
     /// One file, start to end; `nil` when it was interrupted (nothing of it was stored).
-    private func process(_ file: String, index: Int) -> Outcome? {
+    private func process(_ file: String, index: Int, threaded: Bool) -> Outcome? {
         defer { lock.withLock { _ = inFlight.removeValue(forKey: index) } }
         let path = URL(fileURLWithPath: file).standardizedFileURL.path
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
@@ -205,7 +217,7 @@ public final class BatchAnalyzer: @unchecked Sendable {
                 try analyzer.analyze(path: path, explicitStart: start(of: path), isCancelled: { [self] in isCancelled },
                                      progress: { [self] decoded, duration in
                                          lock.withLock { inFlight[index] = (decoded, duration) }
-                                     }, keeping: .spooled, timed: false, channel: channel)
+                                     }, keeping: .spooled, timed: false, channel: channel, threaded: threaded)
             }
             let data: RecordingData
             do {

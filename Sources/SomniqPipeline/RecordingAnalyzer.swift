@@ -44,9 +44,13 @@ public struct RecordingAnalyzer: Sendable {
     ///   - timed: whether to find the recording's events and episode timing (`RecordingData.timeline`) now; without,
     ///     the caller does (`timeline(envelope:confidences:windowCount:)`), perhaps on another thread.
     ///   - channel: the one channel to analyse (from 1), rather than the mix of all (`AudioFileReader.readOnly(channel:)`).
+    ///   - threaded: whether the decoding and the trees run on threads of their own beside the features (`ReadAhead`,
+    ///     `ScoringThread`), so that one night uses two cores; without, all runs on the calling thread, in less CPU
+    ///     time (what a batch whose jobs fill the cores wants). The results are the same, bit for bit.
     public func analyze(path: String, explicitStart: Date? = nil, isCancelled: (() -> Bool)? = nil,
                         progress: ((_ decodedSeconds: Double, _ durationSeconds: Double) -> Void)? = nil,
-                        keeping: FeatureKeeping = .inMemory, timed: Bool = true, channel: Int? = nil) throws(AudioFileError) -> RecordingData {
+                        keeping: FeatureKeeping = .inMemory, timed: Bool = true, channel: Int? = nil,
+                        threaded: Bool = true) throws(AudioFileError) -> RecordingData {
         let absolutePath = URL(fileURLWithPath: path).standardizedFileURL.path
         // The file's identity (size, modification time) before and after reading: what is stored describes the audio
         // read, and a file rewritten meanwhile (its old audio's hash with its new time) would read as done ever after.
@@ -57,7 +61,7 @@ public struct RecordingAnalyzer: Sendable {
         let start = startTime(explicit: explicitStart, path: absolutePath, reader: reader, durationSeconds: format.durationSeconds)
         let expectedWindows = AnalysisGrid(sampleRate: format.sampleRate).windowCount(frameCount: format.frameCount)
         var accumulator = WindowAccumulator(analyzer: self, sampleRate: format.sampleRate, expectedWindows: expectedWindows,
-                                            keeping: keeping, scoresAside: true)
+                                            keeping: keeping, scoresAside: threaded)
         defer { accumulator.stopScoringAside() }
         accumulator.stream.reserveEnvelope(frames: format.frameCount)
         // Decoding runs a few chunks ahead on a thread of its own (`ReadAhead`), on the chunks a plain read loop gives,
@@ -65,9 +69,9 @@ public struct RecordingAnalyzer: Sendable {
         // `resamplesWhileDecodingUpToRate`; above it, the resampling is done here, beside the features. Either way the
         // results are the same, bit for bit.
         let conditioner = accumulator.stream.conditioner
-        let resamplesWhileDecoding = format.sampleRate <= Self.resamplesWhileDecodingUpToRate
+        let resamplesWhileDecoding = !threaded || format.sampleRate <= Self.resamplesWhileDecodingUpToRate
         let readAhead = ReadAhead(reader: reader, chunkLength: AnalysisGrid(sampleRate: format.sampleRate).maximumBlockLength,
-                                  transform: { samples -> DecodedChunk in
+                                  aside: threaded, transform: { samples -> DecodedChunk in
                                       if resamplesWhileDecoding {
                                           var pieces: [SourceConditioner.Piece] = []
                                           conditioner.condition(samples) { pieces.append($0) }

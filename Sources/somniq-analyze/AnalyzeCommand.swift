@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SomniqAudio
 import SomniqCluster
+import SomniqFiles
 import SomniqModel
 import SomniqPipeline
 import SomniqStore
@@ -71,8 +72,9 @@ struct AnalyzeCommand: ParsableCommand {
         valueName: "n"))
     var channel: Int?
 
-    @Option(help: "Recordings analysed at once (default: the number of cores).")
-    var jobs = ProcessInfo.processInfo.activeProcessorCount
+    @Option(help: ArgumentHelp("Recordings analysed at once (default: the cores this process may use).",
+        discussion: "While the jobs keep every core busy, each recording is analysed on one thread; with fewer jobs than cores (one recording, the last of a batch), one recording's decoding and analysis run on two."))
+    var jobs = ProcessorSupport.usableCores
 
     @Option(name: .customLong("tag"), help: ArgumentHelp(
         "A tag for every night given here (repeatable): what was tried, as 'tag --add' adds it.",

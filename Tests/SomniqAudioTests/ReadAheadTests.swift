@@ -4,7 +4,8 @@ import SomniqSynth
 import Testing
 
 /// Decoding on a thread of its own hands over exactly what a plain read loop reads: the same chunks in the same
-/// order, the same error at the same place, and the same content hash.
+/// order, the same error at the same place, and the same content hash; and so does reading on the caller's thread
+/// (`aside: false`, a batch whose jobs fill the cores).
 @Suite struct ReadAheadTests {
     let folder = TemporaryFolder()
 
@@ -49,9 +50,9 @@ import Testing
         return read
     }
 
-    func readAhead(_ path: String, chunkLength: Int, depth: Int, acceptCutShort: Bool = true) throws -> Read {
+    func readAhead(_ path: String, chunkLength: Int, depth: Int, aside: Bool = true, acceptCutShort: Bool = true) throws -> Read {
         let ahead = ReadAhead(reader: try AudioFileReader(path: path, acceptCutShort: acceptCutShort), chunkLength: chunkLength,
-                              depth: depth, transform: { Array($0) }, ending: { [] })
+                              depth: depth, aside: aside, transform: { Array($0) }, ending: { [] })
         var read = Read()
         do {
             while let chunk = try ahead.next() {
@@ -80,6 +81,7 @@ import Testing
         #expect(plain.chunks.count == 42)
         #expect(plain.hash != nil)
         #expect(try readAhead(path, chunkLength: 4_000, depth: depth) == plain)
+        #expect(try readAhead(path, chunkLength: 4_000, depth: depth, aside: false) == plain)
     }
 
     @Test func aFileOfWholeChunksEndsOnTheEmptyRead() throws {
@@ -87,6 +89,7 @@ import Testing
         let plain = try plainLoop(path, chunkLength: 8_000)
         #expect(plain.chunks.count == 4)
         #expect(try readAhead(path, chunkLength: 8_000, depth: 3) == plain)
+        #expect(try readAhead(path, chunkLength: 8_000, depth: 3, aside: false) == plain)
     }
 
     /// A float file with a NaN 2.5 s in (corruption the reader refuses where it meets it): the error comes after
@@ -103,6 +106,7 @@ import Testing
         #expect(plain.failure?.contains("2.5") == true)
         #expect(plain.chunks.count == 10)
         #expect(try readAhead(path, chunkLength: 4_000, depth: 2) == plain)
+        #expect(try readAhead(path, chunkLength: 4_000, depth: 2, aside: false) == plain)
     }
 
     /// Stopping early (an interrupted analysis) returns, and the decoding thread lets go of the reader.

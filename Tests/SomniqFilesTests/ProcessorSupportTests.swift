@@ -41,4 +41,19 @@ import Testing
     @Test func thisMachineRunsWhatWasBuiltOnIt() {
         #expect(ProcessorSupport.problem() == nil)
     }
+
+    /// The cores a process may use: its affinity's (taskset, a Slurm cpuset) and its container's CPU quota, the fewer.
+    @Test func usableCoresReadTheAffinityAndTheQuota() {
+        let status = "Name:\tsomniq\nCpus_allowed:\t3\nCpus_allowed_list:\t0-3,8,10-11\nMems_allowed:\t1\n"
+        #expect(ProcessorSupport.usableCores(status: status, cpuMax: nil, machine: 64) == 7)
+        #expect(ProcessorSupport.usableCores(status: status, cpuMax: "max 100000\n", machine: 64) == 7)
+        #expect(ProcessorSupport.usableCores(status: status, cpuMax: "150000 100000\n", machine: 64) == 2)
+        #expect(ProcessorSupport.usableCores(status: "Cpus_allowed_list:\t5\n", cpuMax: nil, machine: 64) == 1)
+        // What cannot be read, or reads as nothing, leaves the machine's count.
+        #expect(ProcessorSupport.usableCores(status: nil, cpuMax: nil, machine: 4) == 4)
+        #expect(ProcessorSupport.usableCores(status: "Cpus_allowed_list:\t\n", cpuMax: "0 100000", machine: 4) == 4)
+        // Never more than the machine has, never fewer than one.
+        #expect(ProcessorSupport.usableCores(status: status, cpuMax: "1000 100000", machine: 2) == 1)
+        #expect((1...ProcessInfo.processInfo.activeProcessorCount).contains(ProcessorSupport.usableCores))
+    }
 }

@@ -7,7 +7,8 @@ import Testing
 
 /// A file is analysed on three threads (decoding ahead of the analysis, `ReadAhead`, with the DC offset and, at 32 kHz and
 /// below, the resampling, beside the features above; the trees behind it, `ScoringThread`); audio in memory on one
-/// (`FeatureStream.consume`). Both give the same features and confidences, bit for bit, at every rate the conditioning
+/// (`FeatureStream.consume`), or a file on one (`threaded: false`, a batch whose jobs fill the cores). All give the same
+/// features and confidences, bit for bit, at every rate the conditioning
 /// treats differently: a whole ratio (16 and 48 kHz), a rational one (44.1 kHz), the analysis rate itself,
 /// and a rate with the band above 4 kHz measured at its own rate (`band_ratio_4k_up`, which reads the source's block
 /// power as it stood when each window completed).
@@ -63,5 +64,17 @@ import Testing
             rows += block.count / width
         }
         #expect(rows == fromFile.windowCount && differing == 0, "\(differing) stored values differ")
+
+        // On the calling thread alone: the same rows and confidences, in memory and headed for the database.
+        let oneThread = try analyzer.analyze(path: path, threaded: false)
+        #expect(oneThread.features.map(\.bitPattern) == fromFile.features.map(\.bitPattern))
+        #expect(oneThread.confidences.map(\.bitPattern) == fromFile.confidences.map(\.bitPattern))
+        #expect(oneThread.steadyBreathing == fromFile.steadyBreathing && oneThread.contentHash == fromFile.contentHash)
+        let storedOnOne = try analyzer.analyze(path: path, keeping: .spooled, threaded: false)
+        #expect(storedOnOne.confidences.map(\.bitPattern) == fromFile.confidences.map(\.bitPattern))
+        var spooled: [UInt32] = [], spooledOnOne: [UInt32] = []
+        try stored.forEachFeatureBlock { _, block in spooled += block.map(\.bitPattern) }
+        try storedOnOne.forEachFeatureBlock { _, block in spooledOnOne += block.map(\.bitPattern) }
+        #expect(!spooled.isEmpty && spooledOnOne == spooled)
     }
 }
