@@ -40,6 +40,10 @@ public final class ReadAhead<Product>: @unchecked Sendable {
     private var endingDue: Chunk?
     private var over = false
     private var buffer: [Float] = []
+    /// Closures to run on the decoding thread (`runAside`), oldest first, and how many were handed over and have run.
+    private var errands: [() -> Void] = []
+    private var errandsHandedOver = 0
+    private var errandsRun = 0
 
     /// Chunks made ahead at most: half a second each, eight seconds of audio. A decoding thread that has made them
     /// all sleeps until half are taken: woken once per half a queue, not once per chunk (a wake-up per chunk cost
@@ -80,13 +84,76 @@ public final class ReadAhead<Product>: @unchecked Sendable {
         return nil
     }
 
-    /// Stops decoding (if it has not ended) and waits for the decoding thread to let go of the reader.
+    /// Runs `errand` on the decoding thread, after every errand handed over before it and ahead of the chunks still to
+    /// decode (waiting while `maximumErrands` wait already). The analysis scores its windows this way (`ScoringAside`):
+    /// the decoding thread has room, and a third busy thread on two cores would take turns with the features' thread.
+    /// Without a decoding thread (`aside: false`), or once it has stopped, `errand` runs here and now.
+    public func runAside(_ errand: @escaping () -> Void) {
+        condition.lock()
+        while running && errands.count >= Self.maximumErrands { condition.wait() }
+        guard running else {
+            condition.unlock()
+            return errand()
+        }
+        errands.append(errand)
+        errandsHandedOver += 1
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits until every errand handed over has run.
+    public func waitForErrands() {
+        condition.lock()
+        while errandsRun < errandsHandedOver { condition.wait() }
+        condition.unlock()
+    }
+
+    /// Errands waiting at most.
+    public static var maximumErrands: Int { 16 }
+
+    /// Stops decoding (if it has not ended), lets the errands handed over run, and waits for the decoding thread to let
+    /// go of the reader.
     public func finish() {
         condition.lock()
         stopping = true
         condition.broadcast()
         while running { condition.wait() }
         condition.unlock()
+    }
+
+    /// What the decoding thread does next: an errand, a chunk to decode, or nothing more.
+    private enum Task {
+        case errand(() -> Void)
+        case decode
+        case exit
+    }
+
+    /// The decoding thread's next task, waiting for one: errands first, then a chunk while the queue has room (once
+    /// full, until half is taken); after the last chunk, or once stopping, only errands, until stopping.
+    private func nextTask(decoding: inout Bool, full: inout Bool) -> Task {
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if !errands.isEmpty {
+                if errands.count == Self.maximumErrands { condition.broadcast() }
+                return .errand(errands.removeFirst())
+            }
+            if decoding && stopping {
+                decoding = false
+                ended = true
+                condition.broadcast()
+            }
+            if decoding {
+                if full && ready.count <= depth / 2 { full = false }
+                if !full && ready.count >= depth { full = true }
+                if !full { return .decode }
+            } else if stopping {
+                running = false
+                condition.broadcast()
+                return .exit
+            }
+            condition.wait()
+        }
     }
 
     /// The next chunk read on the caller's thread (`aside: false`): what the decoding thread would have handed over next.
@@ -115,30 +182,41 @@ public final class ReadAhead<Product>: @unchecked Sendable {
 
     private func decode() {
         var buffer = [Float](repeating: 0, count: chunkLength)
+        var decoding = true, full = false
         while true {
-            condition.lock()
-            if ready.count >= depth {
-                while ready.count > depth / 2 && !stopping { condition.wait() }
+            switch nextTask(decoding: &decoding, full: &full) {
+            case .exit:
+                return
+            case .errand(let errand):
+                errand()
+                condition.lock()
+                errandsRun += 1
+                if errandsRun == errandsHandedOver { condition.broadcast() }
+                condition.unlock()
+            case .decode:
+                var got = 0
+                var error: AudioFileError?
+                do {
+                    got = try buffer.withUnsafeMutableBufferPointer { pointer throws(AudioFileError) in try reader.read(into: pointer) }
+                } catch let thrown {
+                    error = thrown
+                }
+                if let error {
+                    end(with: error, product: nil)
+                    decoding = false
+                    continue
+                }
+                let product = got > 0 ? buffer.withUnsafeBufferPointer { transform(UnsafeBufferPointer(rebasing: $0[0..<got])) } : nil
+                let position = reader.position
+                condition.lock()
+                if let product { ready.append(Chunk(product: product, count: got, position: position)) }
+                condition.broadcast()
+                condition.unlock()
+                if got < chunkLength {
+                    end(with: nil, product: Chunk(product: ending(), count: 0, position: position))
+                    decoding = false
+                }
             }
-            let stop = stopping
-            condition.unlock()
-            if stop { return end(with: nil, product: nil) }
-
-            var got = 0
-            var error: AudioFileError?
-            do {
-                got = try buffer.withUnsafeMutableBufferPointer { pointer throws(AudioFileError) in try reader.read(into: pointer) }
-            } catch let thrown {
-                error = thrown
-            }
-            if let error { return end(with: error, product: nil) }
-            let product = got > 0 ? buffer.withUnsafeBufferPointer { transform(UnsafeBufferPointer(rebasing: $0[0..<got])) } : nil
-            let position = reader.position
-            condition.lock()
-            if let product { ready.append(Chunk(product: product, count: got, position: position)) }
-            condition.broadcast()
-            condition.unlock()
-            if got < chunkLength { return end(with: nil, product: Chunk(product: ending(), count: 0, position: position)) }
         }
     }
 
@@ -147,7 +225,6 @@ public final class ReadAhead<Product>: @unchecked Sendable {
         if let product { ready.append(product) }
         failure = error
         ended = true
-        running = false
         condition.broadcast()
         condition.unlock()
     }

@@ -44,8 +44,8 @@ public struct RecordingAnalyzer: Sendable {
     ///   - timed: whether to find the recording's events and episode timing (`RecordingData.timeline`) now; without,
     ///     the caller does (`timeline(envelope:confidences:windowCount:)`), perhaps on another thread.
     ///   - channel: the one channel to analyse (from 1), rather than the mix of all (`AudioFileReader.readOnly(channel:)`).
-    ///   - threaded: whether the decoding and the trees run on threads of their own beside the features (`ReadAhead`,
-    ///     `ScoringThread`), so that one night uses two cores; without, all runs on the calling thread, in less CPU
+    ///   - threaded: whether the decoding and the trees run on a thread of their own beside the features (`ReadAhead`,
+    ///     `ScoringAside`), so that one night uses two cores; without, all runs on the calling thread, in less CPU
     ///     time (what a batch whose jobs fill the cores wants). The results are the same, bit for bit.
     public func analyze(path: String, explicitStart: Date? = nil, isCancelled: (() -> Bool)? = nil,
                         progress: ((_ decodedSeconds: Double, _ durationSeconds: Double) -> Void)? = nil,
@@ -61,7 +61,7 @@ public struct RecordingAnalyzer: Sendable {
         let start = startTime(explicit: explicitStart, path: absolutePath, reader: reader, durationSeconds: format.durationSeconds)
         let expectedWindows = AnalysisGrid(sampleRate: format.sampleRate).windowCount(frameCount: format.frameCount)
         var accumulator = WindowAccumulator(analyzer: self, sampleRate: format.sampleRate, expectedWindows: expectedWindows,
-                                            keeping: keeping, scoresAside: threaded)
+                                            keeping: keeping)
         defer { accumulator.stopScoringAside() }
         accumulator.stream.reserveEnvelope(frames: format.frameCount)
         // Decoding runs a few chunks ahead on a thread of its own (`ReadAhead`), on the chunks a plain read loop gives,
@@ -82,6 +82,8 @@ public struct RecordingAnalyzer: Sendable {
                                       return .unbiased(stretches)
                                   }, ending: { resamplesWhileDecoding ? .conditioned([conditioner.finish()]) : .ended })
         defer { readAhead.finish() }
+        // The trees, and the rows headed for the database, as the decoding thread's errands (`ScoringAside`).
+        if threaded { accumulator.scoreAside(on: readAhead) }
         var chunks: Int64 = 0
         let progressEvery: Int64 = 120  // half-second chunks: every minute of audio
         while let chunk = try readAhead.next() {
@@ -283,10 +285,10 @@ public struct RecordingAnalyzer: Sendable {
         let spool: FeatureSpool?
         let undetectableClasses: [String]
         var features: [Float] = []
-        /// Scores the windows on this thread, or hands them to `scoring`'s own thread (`scoresAside`), which gives the
-        /// scorer back at `finishFed()`.
+        /// Scores the windows on this thread, or hands them to `scoring` (`scoreAside(on:)`), which gives the scorer back
+        /// at `finishFed()`.
         private var scorer: WindowScorer
-        private var scoring: ScoringThread?
+        private var scoring: ScoringAside?
         /// Row-major, with room for windows not yet heard (`windowCount` are): complete once `classifyPending` has run
         /// (every reader of the accumulator's windows calls it first) or, scored aside, once `finishFed` has.
         var confidences: [Float] { scorer.confidences }
@@ -303,8 +305,7 @@ public struct RecordingAnalyzer: Sendable {
         /// The row a database keeps of the last window (`FeatureID.stored`), reused (when not scored aside).
         private var storedRow: [Float] = []
 
-        init(analyzer: RecordingAnalyzer, sampleRate: Int, expectedWindows: Int, keeping: FeatureKeeping,
-             scoresAside: Bool = false) {
+        init(analyzer: RecordingAnalyzer, sampleRate: Int, expectedWindows: Int, keeping: FeatureKeeping) {
             stream = FeatureStream(sampleRate: sampleRate, bandShapes: analyzer.measuresBandShapes(keeping: keeping))
             spool = keeping == .spooled ? FeatureSpool(width: FeatureID.stored.count) : nil
             keepsFeatures = keeping == .inMemory
@@ -317,11 +318,14 @@ public struct RecordingAnalyzer: Sendable {
                                   silencedClasses: undetectableClasses.compactMap { ids.firstIndex(of: $0) },
                                   expectedWindows: expectedWindows)
             classCount = scorer.classCount
-            if scoresAside {
-                scoring = ScoringThread(scorer: scorer, spool: spool)
-                // The thread's scorer is the one that fills; this one's room would be a second copy of every row.
-                scorer.confidences = []
-            }
+        }
+
+        /// Scores the windows to come, and writes their stored rows, as `readAhead`'s errands (`ScoringAside`).
+        mutating func scoreAside<Product>(on readAhead: ReadAhead<Product>) {
+            precondition(windowCount == 0 && scoring == nil, "scored aside from the first window")
+            scoring = ScoringAside(scorer: scorer, spool: spool, on: readAhead)
+            // The errands' scorer is the one that fills; this one's room would be a second copy of every row.
+            scorer.confidences = []
         }
 
         mutating func consume(_ samples: UnsafeBufferPointer<Float>) {
@@ -369,7 +373,7 @@ public struct RecordingAnalyzer: Sendable {
             }
             pending.append(vector)
             windowCount += 1
-            if pending.count == (scoring == nil ? Classifier.batchSize : ScoringThread.jobLength) { classifyPending() }
+            if pending.count == (scoring == nil ? Classifier.batchSize : ScoringAside.jobLength) { classifyPending() }
         }
 
         /// Scores the windows whose features came since the last call, or hands them to the scoring thread.
@@ -378,7 +382,7 @@ public struct RecordingAnalyzer: Sendable {
             if let scoring {
                 scoring.submit(pending)
                 pending = []
-                pending.reserveCapacity(ScoringThread.jobLength)
+                pending.reserveCapacity(ScoringAside.jobLength)
             } else {
                 pending.withUnsafeBufferPointer { scorer.score($0) }
                 pending.removeAll(keepingCapacity: true)

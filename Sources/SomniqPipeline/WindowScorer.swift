@@ -1,4 +1,5 @@
 import Foundation
+import SomniqAudio
 import SomniqDetection
 import SomniqFeatures
 import SomniqModel
@@ -59,73 +60,58 @@ struct WindowScorer: Sendable {
     }
 }
 
-/// A `WindowScorer` on a thread of its own, behind the thread that computes the features.
+/// A `WindowScorer` beside the thread that computes the features: on the decoding thread, as its errands
+/// (`ReadAhead.runAside`).
 ///
 /// A night analysed on two cores runs decoding and conditioning on one thread (`ReadAhead`) and the features on
 /// another; the trees, about a tenth of the work, ran on the features' thread, which then set the pace while the decoding
-/// thread waited. On this third thread they take up whichever core is idle. Windows are handed over `jobLength` at a
-/// time (one wake-up per half a minute of audio, not per window), at most `maximumQueued` jobs ahead; the scorer sees
-/// the same windows in the same order, so the confidences are those of the features' thread, bit for bit. Headed for the
+/// thread waited. They then ran on a third thread, which took turns with the features' thread whenever the decoding
+/// thread was busy too; as the decoding thread's errands, between its chunks, two threads share two cores. Windows are
+/// handed over `jobLength` at a time (one hand-over per half a minute of audio, not per window); the scorer sees the
+/// same windows in the same order, so the confidences are those of the features' thread, bit for bit. Headed for the
 /// database, it also writes each window's stored row to the spool (`FeatureSpool`, a copy into the page cache the
 /// features' thread no longer waits on), in window order as the features' thread would.
-final class ScoringThread: @unchecked Sendable {
+final class ScoringAside: @unchecked Sendable {
     static let jobLength = 64
-    static let maximumQueued = 16
 
-    private let condition = NSCondition()
-    private var queue: [[FeatureVector]] = []
-    private var finishing = false
-    private var running = true
-    /// The scoring thread's own until `finish()` returns.
+    /// The errands' own until `finish()` returns.
     private var scorer: WindowScorer
-    /// Where the windows' stored rows go, the scoring thread's own until `finish()` returns; `storedRow` is its scratch.
+    /// Where the windows' stored rows go, the errands' own until `finish()` returns; `storedRow` is their scratch.
     private let spool: FeatureSpool?
     private var storedRow: [Float] = []
+    private let runAside: (@escaping () -> Void) -> Void
+    private let waitForErrands: () -> Void
 
-    init(scorer: WindowScorer, spool: FeatureSpool?) {
+    /// Scores with `scorer` in errands handed to `runAside`, which runs them one after another in the order handed
+    /// over; `waitForErrands` returns once all have run.
+    init(scorer: WindowScorer, spool: FeatureSpool?, runAside: @escaping (@escaping () -> Void) -> Void,
+         waitForErrands: @escaping () -> Void) {
         self.scorer = scorer
         self.spool = spool
-        let thread = Thread { [self] in run() }
-        thread.name = "somniq-score"
-        thread.start()
+        self.runAside = runAside
+        self.waitForErrands = waitForErrands
     }
 
-    /// Hands over the next windows (waiting while `maximumQueued` jobs wait already).
+    /// Scores with `scorer` as `readAhead`'s errands.
+    convenience init<Product>(scorer: WindowScorer, spool: FeatureSpool?, on readAhead: ReadAhead<Product>) {
+        self.init(scorer: scorer, spool: spool, runAside: { readAhead.runAside($0) }, waitForErrands: { readAhead.waitForErrands() })
+    }
+
+    /// Hands over the next windows.
     func submit(_ vectors: [FeatureVector]) {
-        condition.lock()
-        while queue.count >= Self.maximumQueued { condition.wait() }
-        queue.append(vectors)
-        condition.broadcast()
-        condition.unlock()
+        runAside { [self] in score(vectors) }
     }
 
     /// Waits until every window handed over is scored; the scorer, with all of them.
     func finish() -> WindowScorer {
-        condition.lock()
-        finishing = true
-        condition.broadcast()
-        while running { condition.wait() }
-        condition.unlock()
+        waitForErrands()
         return scorer
     }
 
-    private func run() {
-        while true {
-            condition.lock()
-            while queue.isEmpty && !finishing { condition.wait() }
-            guard !queue.isEmpty else {
-                running = false
-                condition.broadcast()
-                condition.unlock()
-                return
-            }
-            let job = queue.removeFirst()
-            if queue.count == Self.maximumQueued - 1 { condition.broadcast() }
-            condition.unlock()
-            job.withUnsafeBufferPointer { scorer.score($0) }
-            if let spool {
-                for vector in job { spool.appendStored(of: vector, using: &storedRow) }
-            }
+    private func score(_ job: [FeatureVector]) {
+        job.withUnsafeBufferPointer { scorer.score($0) }
+        if let spool {
+            for vector in job { spool.appendStored(of: vector, using: &storedRow) }
         }
     }
 }

@@ -121,4 +121,57 @@ import Testing
         #expect(ahead.reader.position <= 4_000)
         #expect(ahead.reader.contentHash == nil)
     }
+
+    /// Errands handed to the decoding thread run there, in the order handed over, between its chunks; the chunks are
+    /// those of a plain loop still; finishing lets every errand run; an errand handed over after runs at once.
+    @Test(arguments: [true, false])
+    func errandsRunInOrderBesideTheChunks(aside: Bool) throws {
+        let path = try write(seconds: 12, name: "errands.wav", channels: 1)
+        let plain = try plainLoop(path, chunkLength: 1_000)
+        let ahead = ReadAhead(reader: try AudioFileReader(path: path), chunkLength: 1_000, depth: 4, aside: aside,
+                              transform: { Array($0) }, ending: { [] })
+        let log = ErrandLog()
+        let caller = Thread.current
+        var read = Read()
+        while let chunk = try ahead.next() {
+            if chunk.count == 0 { read.endings += 1; continue }
+            read.chunks.append(chunk.product)
+            read.positions.append(chunk.position)
+            // More errands than may wait at once: handing them over waits for room rather than failing or dropping.
+            for _ in 0..<3 {
+                let number = log.count
+                log.expect(number)
+                ahead.runAside { log.ran(number, onCaller: Thread.current == caller) }
+            }
+            if read.chunks.count == 100 { ahead.waitForErrands(); #expect(log.ranCount == 300) }
+        }
+        ahead.finish()
+        read.hash = ahead.reader.contentHash
+        #expect(read == plain)
+        #expect(log.ranCount == 3 * plain.chunks.count && log.inOrder)
+        #expect(aside ? log.onCaller == 0 : log.onCaller == log.ranCount, "where the errands ran")
+        let number = log.count
+        log.expect(number)
+        ahead.runAside { log.ran(number, onCaller: Thread.current == caller) }
+        #expect(log.ranCount == 3 * plain.chunks.count + 1, "after finishing, at once")
+    }
+}
+
+/// What errands did, as they record it.
+private final class ErrandLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var expected = 0
+    private var order: [Int] = []
+    private var callerRuns = 0
+    var count: Int { lock.withLock { expected } }
+    var ranCount: Int { lock.withLock { order.count } }
+    var inOrder: Bool { lock.withLock { order == Array(0..<order.count) } }
+    var onCaller: Int { lock.withLock { callerRuns } }
+    func expect(_ number: Int) { lock.withLock { expected = number + 1 } }
+    func ran(_ number: Int, onCaller: Bool) {
+        lock.withLock {
+            order.append(number)
+            if onCaller { callerRuns += 1 }
+        }
+    }
 }

@@ -6,7 +6,7 @@ import SomniqSynth
 import Testing
 
 /// A file is analysed on three threads (decoding ahead of the analysis, `ReadAhead`, with the DC offset and, at 32 kHz and
-/// below, the resampling, beside the features above; the trees behind it, `ScoringThread`); audio in memory on one
+/// below, the resampling, beside the features above; the trees as its errands, `ScoringAside`); audio in memory on one
 /// (`FeatureStream.consume`), or a file on one (`threaded: false`, a batch whose jobs fill the cores). All give the same
 /// features and confidences, bit for bit, at every rate the conditioning
 /// treats differently: a whole ratio (16 and 48 kHz), a rational one (44.1 kHz), the analysis rate itself,

@@ -6,10 +6,11 @@ import SomniqStore
 import SomniqSynth
 import Testing
 
-/// The trees of a file's windows run on a thread of their own (`ScoringThread`), handed the windows in jobs; scored in
-/// place (`WindowScorer`), eight at a time. Both give the same confidences and the same windows of steady breathing,
-/// bit for bit, however the windows are cut into jobs; the thread writes each window's stored row to the spool, in order.
-@Suite struct ScoringThreadTests {
+/// The trees of a file's windows run beside the features, as another thread's errands (`ScoringAside`), handed the
+/// windows in jobs; scored in place (`WindowScorer`), eight at a time. Both give the same confidences and the same
+/// windows of steady breathing, bit for bit, however the windows are cut into jobs; the errands write each window's
+/// stored row to the spool, in order.
+@Suite struct ScoringAsideTests {
     /// The windows of a night with breathing, snoring, a cough and speech over a quiet room.
     static let vectors: [FeatureVector] = {
         var night = SyntheticNight(seconds: 150, sampleRate: 16_000, seed: 4, backgroundDbfs: -55)
@@ -32,7 +33,7 @@ import Testing
                             silencedClasses: [model.classIDs.firstIndex(of: "glass_breaking")!], expectedWindows: expectedWindows)
     }
 
-    @Test(arguments: [false, true], [[ScoringThread.jobLength], [1], [7, 64, 3, 100], [1_000]])
+    @Test(arguments: [false, true], [[ScoringAside.jobLength], [1], [7, 64, 3, 100], [1_000]])
     func jobsOfAnyLengthScoreAsInPlace(rules: Bool, jobLengths: [Int]) throws {
         let vectors = Self.vectors
         var inPlace = Self.scorer(rules: rules, expectedWindows: vectors.count)
@@ -41,7 +42,9 @@ import Testing
         }
         // Room for fewer windows than come: the scorer grows its rows as a live follow's does.
         let spool = try #require(FeatureSpool(width: FeatureID.stored.count))
-        let aside = ScoringThread(scorer: Self.scorer(rules: rules, expectedWindows: 10), spool: spool)
+        let errands = Errands()
+        let aside = ScoringAside(scorer: Self.scorer(rules: rules, expectedWindows: 10), spool: spool,
+                                 runAside: errands.run, waitForErrands: errands.wait)
         var start = 0, job = 0
         while start < vectors.count {
             let end = min(vectors.count, start + jobLengths[job % jobLengths.count])
@@ -50,6 +53,7 @@ import Testing
             job += 1
         }
         let scored = aside.finish()
+        #expect(errands.count == job, "one errand per job handed over")
         #expect(vectors.count == 300 && scored.windowCount == vectors.count && inPlace.windowCount == vectors.count)
         let classCount = inPlace.classCount
         #expect(scored.confidences.prefix(vectors.count * classCount).map(\.bitPattern)
@@ -70,7 +74,25 @@ import Testing
     }
 
     @Test func finishingWithNothingHandedOverReturns() {
-        let scored = ScoringThread(scorer: Self.scorer(rules: false, expectedWindows: 4), spool: nil).finish()
+        let errands = Errands()
+        let scored = ScoringAside(scorer: Self.scorer(rules: false, expectedWindows: 4), spool: nil,
+                                  runAside: errands.run, waitForErrands: errands.wait).finish()
         #expect(scored.windowCount == 0 && scored.steadyBreathing.isEmpty)
     }
+}
+
+/// Errands run one after another on a serial queue of their own, as a decoding thread runs them.
+private final class Errands: @unchecked Sendable {
+    private let queue = DispatchQueue(label: "somniq-tests-errands")
+    private let lock = NSLock()
+    private var handedOver = 0
+    var count: Int { lock.withLock { handedOver } }
+
+    func run(_ errand: @escaping () -> Void) {
+        lock.withLock { handedOver += 1 }
+        nonisolated(unsafe) let errand = errand
+        queue.async { errand() }
+    }
+
+    func wait() { queue.sync {} }
 }
