@@ -10,6 +10,7 @@ import Foundation
 /// comes after the chunks read before it, and then no ending. So whatever consumes the products computes the same
 /// results, bit for bit, as it would reading the file itself. The reader, `transform` and `ending` belong to the
 /// decoding thread until `finish()` returns; read the reader's format, hash and declared length only after that.
+/// Call `finish()` in any case: after the last chunk the thread stays to run errands (`runAside`) until then.
 ///
 /// Made with `aside: false`, it starts no thread: each `next()` reads and transforms the next chunk on the caller's
 /// thread, the same chunks in the same order (a batch whose jobs already fill the cores: a second thread per night
