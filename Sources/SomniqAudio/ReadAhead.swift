@@ -164,21 +164,35 @@ public final class ReadAhead<Product>: @unchecked Sendable {
             return due
         }
         guard !over else { return nil }
-        let got: Int
+        let step: Step
         do {
-            got = try buffer.withUnsafeMutableBufferPointer { pointer throws(AudioFileError) in try reader.read(into: pointer) }
+            step = try read(into: &buffer)
         } catch {
             over = true
             throw error
         }
+        if step.ending != nil { over = true }
+        guard let chunk = step.chunk else { return step.ending }
+        endingDue = step.ending
+        return chunk
+    }
+
+    /// One read of the recording, on whichever thread reads: the chunk `transform` made of it (none for an empty read)
+    /// and, after a short or empty read, the ending.
+    private struct Step {
+        let chunk: Chunk?
+        let ending: Chunk?
+    }
+
+    private func read(into buffer: inout [Float]) throws(AudioFileError) -> Step {
+        let got = try buffer.withUnsafeMutableBufferPointer { pointer throws(AudioFileError) in try reader.read(into: pointer) }
         let position = reader.position
-        let product = got > 0 ? buffer.withUnsafeBufferPointer { transform(UnsafeBufferPointer(rebasing: $0[0..<got])) } : nil
-        if got == chunkLength, let product { return Chunk(product: product, count: got, position: position) }
-        over = true
-        let last = Chunk(product: ending(), count: 0, position: position)
-        guard let product else { return last }
-        endingDue = last
-        return Chunk(product: product, count: got, position: position)
+        let chunk = got > 0
+            ? Chunk(product: buffer.withUnsafeBufferPointer { transform(UnsafeBufferPointer(rebasing: $0[0..<got])) },
+                    count: got, position: position)
+            : nil
+        let last = got < chunkLength ? Chunk(product: ending(), count: 0, position: position) : nil
+        return Step(chunk: chunk, ending: last)
     }
 
     private func decode() {
@@ -195,26 +209,20 @@ public final class ReadAhead<Product>: @unchecked Sendable {
                 if errandsRun == errandsHandedOver { condition.broadcast() }
                 condition.unlock()
             case .decode:
-                var got = 0
-                var error: AudioFileError?
                 do {
-                    got = try buffer.withUnsafeMutableBufferPointer { pointer throws(AudioFileError) in try reader.read(into: pointer) }
-                } catch let thrown {
-                    error = thrown
-                }
-                if let error {
+                    let step = try read(into: &buffer)
+                    if let chunk = step.chunk {
+                        condition.lock()
+                        ready.append(chunk)
+                        condition.broadcast()
+                        condition.unlock()
+                    }
+                    if let ending = step.ending {
+                        end(with: nil, product: ending)
+                        decoding = false
+                    }
+                } catch {
                     end(with: error, product: nil)
-                    decoding = false
-                    continue
-                }
-                let product = got > 0 ? buffer.withUnsafeBufferPointer { transform(UnsafeBufferPointer(rebasing: $0[0..<got])) } : nil
-                let position = reader.position
-                condition.lock()
-                if let product { ready.append(Chunk(product: product, count: got, position: position)) }
-                condition.broadcast()
-                condition.unlock()
-                if got < chunkLength {
-                    end(with: nil, product: Chunk(product: ending(), count: 0, position: position))
                     decoding = false
                 }
             }
