@@ -10,7 +10,8 @@ import Foundation
 /// comes after the chunks read before it, and then no ending. So whatever consumes the products computes the same
 /// results, bit for bit, as it would reading the file itself. The reader, `transform` and `ending` belong to the
 /// decoding thread until `finish()` returns; read the reader's format, hash and declared length only after that.
-/// Call `finish()` in any case: after the last chunk the thread stays to run errands (`runAside`) until then.
+/// Call `finish()` in any case: after the last chunk the thread stays to run errands (`runAside`) until then. The errands
+/// run one at a time, in order, on whichever of the two threads is free first.
 ///
 /// Made with `aside: false`, it starts no thread: each `next()` reads and transforms the next chunk on the caller's
 /// thread, the same chunks in the same order (a batch whose jobs already fill the cores: a second thread per night
@@ -41,8 +42,10 @@ public final class ReadAhead<Product>: @unchecked Sendable {
     private var endingDue: Chunk?
     private var over = false
     private var buffer: [Float] = []
-    /// Closures to run on the decoding thread (`runAside`), oldest first, and how many were handed over and have run.
+    /// Closures handed over to run aside (`runAside`), oldest first; whether one is running, and how many were handed
+    /// over and have run.
     private var errands: [() -> Void] = []
+    private var errandRunning = false
     private var errandsHandedOver = 0
     private var errandsRun = 0
 
@@ -71,11 +74,14 @@ public final class ReadAhead<Product>: @unchecked Sendable {
     }
 
     /// The next chunk's product, waiting for it; `nil` after the ending. Throws the reader's error where it came.
+    /// While it waits, it runs the errands waiting (`runAside`) itself: the decoding thread is the one behind.
     public func next() throws(AudioFileError) -> Chunk? {
         guard aside else { return try readHere() }
         condition.lock()
         defer { condition.unlock() }
-        while ready.isEmpty && !ended { condition.wait() }
+        while ready.isEmpty && !ended {
+            if !runErrandHere() { condition.wait() }
+        }
         if !ready.isEmpty {
             let chunk = ready.removeFirst()
             if ready.count == depth / 2 { condition.broadcast() }
@@ -85,13 +91,17 @@ public final class ReadAhead<Product>: @unchecked Sendable {
         return nil
     }
 
-    /// Runs `errand` on the decoding thread, after every errand handed over before it and ahead of the chunks still to
-    /// decode (waiting while `maximumErrands` wait already). The analysis scores its windows this way (`ScoringAside`):
-    /// the decoding thread has room, and a third busy thread on two cores would take turns with the features' thread.
+    /// Runs `errand` aside, after every errand handed over before it and never beside another: on the decoding thread
+    /// while its queue of chunks is full or after the last chunk, or on a thread that would otherwise wait on this one (`next()`,
+    /// `waitForErrands()`, or this call while `maximumErrands` wait already), whichever comes first. The analysis scores
+    /// its windows this way (`ScoringAside`): the errands go to whichever of the two threads is ahead, so neither waits
+    /// on the other while there is work, and a third busy thread on two cores would take turns with the other two.
     /// Without a decoding thread (`aside: false`), or once it has stopped, `errand` runs here and now.
     public func runAside(_ errand: @escaping () -> Void) {
         condition.lock()
-        while running && errands.count >= Self.maximumErrands { condition.wait() }
+        while running && errands.count >= Self.maximumErrands {
+            if !runErrandHere() { condition.wait() }
+        }
         guard running else {
             condition.unlock()
             return errand()
@@ -102,23 +112,53 @@ public final class ReadAhead<Product>: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Waits until every errand handed over has run.
+    /// Waits until every errand handed over has run, running those still waiting itself.
     public func waitForErrands() {
         condition.lock()
-        while errandsRun < errandsHandedOver { condition.wait() }
+        while errandsRun < errandsHandedOver {
+            if !runErrandHere() { condition.wait() }
+        }
         condition.unlock()
+    }
+
+    /// The next errand, taken to run, unless one is running or none waits (the lock held).
+    private func takeErrand() -> (() -> Void)? {
+        guard !errandRunning, !errands.isEmpty else { return nil }
+        if errands.count == Self.maximumErrands { condition.broadcast() }
+        errandRunning = true
+        return errands.removeFirst()
+    }
+
+    /// Notes the errand taken as run, and wakes whoever waits for it or for the next (the lock held).
+    private func errandDone() {
+        errandRunning = false
+        errandsRun += 1
+        condition.broadcast()
+    }
+
+    /// Runs the next errand on this thread, releasing the lock meanwhile, if one may run now (the lock held); whether it
+    /// ran one.
+    private func runErrandHere() -> Bool {
+        guard let errand = takeErrand() else { return false }
+        condition.unlock()
+        errand()
+        condition.lock()
+        errandDone()
+        return true
     }
 
     /// Errands waiting at most.
     public static var maximumErrands: Int { 16 }
 
-    /// Stops decoding (if it has not ended), lets the errands handed over run, and waits for the decoding thread to let
-    /// go of the reader.
+    /// Stops decoding (if it has not ended), runs the errands handed over (helping the decoding thread with them), and
+    /// waits for the decoding thread to let go of the reader.
     public func finish() {
         condition.lock()
         stopping = true
         condition.broadcast()
-        while running { condition.wait() }
+        while running {
+            if !runErrandHere() { condition.wait() }
+        }
         condition.unlock()
     }
 
@@ -129,16 +169,14 @@ public final class ReadAhead<Product>: @unchecked Sendable {
         case exit
     }
 
-    /// The decoding thread's next task, waiting for one: errands first, then a chunk while the queue has room (once
-    /// full, until half is taken); after the last chunk, or once stopping, only errands, until stopping.
+    /// The decoding thread's next task, waiting for one: a chunk while the queue has room (once full, until half is
+    /// taken), else an errand (unless another thread runs one); after the last chunk, or once stopping, only errands,
+    /// until stopping with none left. Decoding comes first so that the thread that takes the chunks is not kept waiting
+    /// for them: while it would wait, it runs the errands itself (`next()`).
     private func nextTask(decoding: inout Bool, full: inout Bool) -> Task {
         condition.lock()
         defer { condition.unlock() }
         while true {
-            if !errands.isEmpty {
-                if errands.count == Self.maximumErrands { condition.broadcast() }
-                return .errand(errands.removeFirst())
-            }
             if decoding && stopping {
                 decoding = false
                 ended = true
@@ -148,7 +186,9 @@ public final class ReadAhead<Product>: @unchecked Sendable {
                 if full && ready.count <= depth / 2 { full = false }
                 if !full && ready.count >= depth { full = true }
                 if !full { return .decode }
-            } else if stopping {
+            }
+            if let errand = takeErrand() { return .errand(errand) }
+            if !decoding && stopping && errands.isEmpty && !errandRunning {
                 running = false
                 condition.broadcast()
                 return .exit
@@ -205,8 +245,7 @@ public final class ReadAhead<Product>: @unchecked Sendable {
             case .errand(let errand):
                 errand()
                 condition.lock()
-                errandsRun += 1
-                if errandsRun == errandsHandedOver { condition.broadcast() }
+                errandDone()
                 condition.unlock()
             case .decode:
                 do {

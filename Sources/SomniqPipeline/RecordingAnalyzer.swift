@@ -82,7 +82,8 @@ public struct RecordingAnalyzer: Sendable {
                                       return .unbiased(stretches)
                                   }, ending: { resamplesWhileDecoding ? .conditioned([conditioner.finish()]) : .ended })
         defer { readAhead.finish() }
-        // The trees, and the rows headed for the database, as the decoding thread's errands (`ScoringAside`).
+        // The trees, and the rows headed for the database, as errands (`ScoringAside`): on the decoding thread, or on this
+        // one while it waits for a chunk.
         if threaded { accumulator.scoreAside(on: readAhead) }
         var chunks: Int64 = 0
         let progressEvery: Int64 = 120  // half-second chunks: every minute of audio

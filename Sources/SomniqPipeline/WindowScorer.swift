@@ -60,13 +60,14 @@ struct WindowScorer: Sendable {
     }
 }
 
-/// A `WindowScorer` beside the thread that computes the features: on the decoding thread, as its errands
-/// (`ReadAhead.runAside`).
+/// A `WindowScorer` beside the thread that computes the features: as `ReadAhead`'s errands (`ReadAhead.runAside`), run
+/// by the decoding thread or by the features' thread when it would otherwise wait for a chunk.
 ///
 /// A night analysed on two cores runs decoding and conditioning on one thread (`ReadAhead`) and the features on
 /// another; the trees, about a tenth of the work, ran on the features' thread, which then set the pace while the decoding
 /// thread waited. They then ran on a third thread, which took turns with the features' thread whenever the decoding
-/// thread was busy too; as the decoding thread's errands, between its chunks, two threads share two cores. Windows are
+/// thread was busy too; as errands, between the decoding thread's chunks or while the features' thread waits for one,
+/// two threads share two cores and the trees go to whichever is ahead. Windows are
 /// handed over `jobLength` at a time (one hand-over per half a minute of audio, not per window); the scorer sees the
 /// same windows in the same order, so the confidences are those of the features' thread, bit for bit. Headed for the
 /// database, it also writes each window's stored row to the spool (`FeatureSpool`, a copy into the page cache the

@@ -122,8 +122,9 @@ import Testing
         #expect(ahead.reader.contentHash == nil)
     }
 
-    /// Errands handed to the decoding thread run there, in the order handed over, between its chunks; the chunks are
-    /// those of a plain loop still; finishing lets every errand run; an errand handed over after runs at once.
+    /// Errands run in the order handed over, one at a time, on whichever thread is free (the decoding thread between
+    /// its chunks, or the caller while it would wait); the chunks are those of a plain loop still; finishing lets
+    /// every errand run; an errand handed over after runs at once.
     @Test(arguments: [true, false])
     func errandsRunInOrderBesideTheChunks(aside: Bool) throws {
         let path = try write(seconds: 12, name: "errands.wav", channels: 1)
@@ -141,7 +142,7 @@ import Testing
             for _ in 0..<3 {
                 let number = log.count
                 log.expect(number)
-                ahead.runAside { log.ran(number, onCaller: Thread.current == caller) }
+                ahead.runAside { log.ran(number, onCaller: Thread.current == caller, busy: aside) }
             }
             if read.chunks.count == 100 { ahead.waitForErrands(); #expect(log.ranCount == 300) }
         }
@@ -149,11 +150,43 @@ import Testing
         read.hash = ahead.reader.contentHash
         #expect(read == plain)
         #expect(log.ranCount == 3 * plain.chunks.count && log.inOrder)
-        #expect(aside ? log.onCaller == 0 : log.onCaller == log.ranCount, "where the errands ran")
+        #expect(log.mostAtOnce == 1, "never two errands at once")
+        if !aside { #expect(log.onCaller == log.ranCount, "without a decoding thread, all run on the caller's") }
         let number = log.count
         log.expect(number)
         ahead.runAside { log.ran(number, onCaller: Thread.current == caller) }
         #expect(log.ranCount == 3 * plain.chunks.count + 1, "after finishing, at once")
+    }
+
+    /// The caller, waiting for a chunk the decoding thread is still making, runs the errand waiting itself rather
+    /// than waiting on the thread that is behind. Here the decoding thread is held inside its first chunk until that
+    /// errand has run: only the caller can run it (within ten seconds, or the chunk goes ahead and the test fails).
+    @Test func theCallerRunsAnErrandWhileTheDecodingThreadIsBehind() throws {
+        let path = try write(seconds: 2, name: "held.wav", channels: 1)
+        let entered = DispatchSemaphore(value: 0), released = DispatchSemaphore(value: 0)
+        let heldOnce = ErrandLog()
+        let ahead = ReadAhead(reader: try AudioFileReader(path: path), chunkLength: 4_000, depth: 2, transform: { samples -> Int in
+            if heldOnce.count == 0 {
+                heldOnce.expect(0)
+                entered.signal()
+                _ = released.wait(timeout: .now() + 10)
+            }
+            return samples.count
+        }, ending: { 0 })
+        defer { ahead.finish() }
+        entered.wait()
+        let caller = Thread.current
+        let log = ErrandLog()
+        ahead.runAside {
+            log.ran(0, onCaller: Thread.current == caller)
+            released.signal()
+        }
+        let first = try #require(try ahead.next())
+        #expect(first.count == 4_000)
+        #expect(log.ranCount == 1 && log.onCaller == 1, "the errand ran on the caller's thread")
+        var chunks = 1
+        while let chunk = try ahead.next(), chunk.count > 0 { chunks += 1 }
+        #expect(chunks == 8)
     }
 }
 
@@ -163,13 +196,24 @@ private final class ErrandLog: @unchecked Sendable {
     private var expected = 0
     private var order: [Int] = []
     private var callerRuns = 0
+    private var running = 0
+    private var most = 0
     var count: Int { lock.withLock { expected } }
     var ranCount: Int { lock.withLock { order.count } }
     var inOrder: Bool { lock.withLock { order == Array(0..<order.count) } }
     var onCaller: Int { lock.withLock { callerRuns } }
+    /// The most errands running at one time.
+    var mostAtOnce: Int { lock.withLock { most } }
     func expect(_ number: Int) { lock.withLock { expected = number + 1 } }
-    func ran(_ number: Int, onCaller: Bool) {
+    /// Records errand `number`; `busy`, it first takes a little time, so that two errands running at once would overlap.
+    func ran(_ number: Int, onCaller: Bool, busy: Bool = false) {
         lock.withLock {
+            running += 1
+            most = max(most, running)
+        }
+        if busy { usleep(20) }
+        lock.withLock {
+            running -= 1
             order.append(number)
             if onCaller { callerRuns += 1 }
         }
