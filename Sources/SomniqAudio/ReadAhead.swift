@@ -92,10 +92,11 @@ public final class ReadAhead<Product>: @unchecked Sendable {
     }
 
     /// Runs `errand` aside, after every errand handed over before it and never beside another: on the decoding thread
-    /// while its queue of chunks is full or after the last chunk, or on a thread that would otherwise wait on this one (`next()`,
-    /// `waitForErrands()`, or this call while `maximumErrands` wait already), whichever comes first. The analysis scores
-    /// its windows this way (`ScoringAside`): the errands go to whichever of the two threads is ahead, so neither waits
-    /// on the other while there is work, and a third busy thread on two cores would take turns with the other two.
+    /// while its queue of chunks is full or after the last chunk, or on a thread that would otherwise wait on this one
+    /// (`next()`, `waitForErrands()`, `finish()`, or this call while `maximumErrands` wait already), whichever comes
+    /// first. The analysis scores its windows this way (`ScoringAside`): the errands go to whichever of the two threads
+    /// is ahead, so neither waits on the other while there is work, and a third busy thread on two cores would take
+    /// turns with the other two.
     /// Without a decoding thread (`aside: false`), or once it has stopped, `errand` runs here and now.
     public func runAside(_ errand: @escaping () -> Void) {
         condition.lock()
