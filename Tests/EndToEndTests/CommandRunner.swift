@@ -114,6 +114,20 @@ enum CommandRunner {
         return Running(process: process, scratch: scratch)
     }
 
+    /// Runs a system tool (`ldd`, `dpkg`, `sha256sum`) to the end: its status, and what it wrote to stdout and stderr
+    /// (for the short answers such tools give).
+    static func output(of executable: String, _ arguments: [String]) throws -> (status: Int32, text: String) {
+        let process = Process(), pipe = Pipe()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
     /// Runs `product` with `arguments` to the end; stdout and stderr go to files, so no pipe can fill up and block it.
     static func run(_ arguments: [String], product: String = "somniq-analyze", directory: String? = nil,
                     asUser: UInt32? = nil, environment: [String: String] = [:]) throws -> CommandResult {

@@ -185,14 +185,9 @@ private enum ReportedNights {
     static func sha256sum(_ bytes: Data, scratch: Scratch) throws -> String {
         let file = scratch.file("bytes-\(UUID().uuidString)")
         try bytes.write(to: URL(fileURLWithPath: file))
-        let sha256sum = Process(), pipe = Pipe()
-        sha256sum.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-        sha256sum.arguments = [file]
-        sha256sum.standardOutput = pipe
-        try sha256sum.run()
-        let digest = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        sha256sum.waitUntilExit()
-        return String(digest.prefix { !$0.isWhitespace })
+        let digest = try CommandRunner.output(of: "/usr/bin/sha256sum", [file])
+        #expect(digest.status == 0, "\(digest.text)")
+        return String(digest.text.prefix { !$0.isWhitespace })
     }
 
     /// A night stored before the audio's identity was XXH3-128 carries SHA-256 of its samples: as 16-bit integers, or,
