@@ -39,6 +39,13 @@ public final class AnalysisStore: Sendable {
         self.path = path
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue { throw .isFolder(path: path) }
+        if !FileManager.default.fileExists(atPath: path) {
+            // SQLite says only "unable to open database file" of a new database in a folder that is not there.
+            let folder = (path as NSString).deletingLastPathComponent
+            if !folder.isEmpty, !(FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) && isFolder.boolValue) {
+                throw .noFolder(path: path, folder: folder)
+            }
+        }
         let readsOnly = !upgrade && FileManager.default.fileExists(atPath: path)
         removesSidecars = readsOnly && !FileManager.default.fileExists(atPath: path + "-wal")
             && !FileManager.default.fileExists(atPath: path + "-shm")

@@ -5,6 +5,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
     case cannotOpen(path: String, reason: String)
     /// The path names a folder, not a database file.
     case isFolder(path: String)
+    /// A new database's folder does not exist (or is a file).
+    case noFolder(path: String, folder: String)
     /// The file is no SQLite database (a recording or a text file given as the database, say).
     case notADatabase(path: String)
     case writeFailed(path: String, reason: String)
@@ -26,6 +28,9 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
         case .isFolder(let path):
             "\(path): error: is a folder, not a database; name a database file (e.g. "
                 + "\((path as NSString).appendingPathComponent(AnalysisStore.defaultPath)), created if new)"
+        case .noFolder(let path, let folder):
+            "\(path): error: there is no folder \(folder) to create the database in (nothing was created); create that "
+                + "folder first, or name a database in a folder that exists"
         case .notADatabase(let path):
             "\(path): error: not an SQLite database (nothing was changed); name the database file, or a new one to create"
         case .writeFailed(let path, let reason):

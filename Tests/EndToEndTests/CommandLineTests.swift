@@ -75,7 +75,8 @@ let sampleNight = CommandRunner.root + "/fixtures/sample-night/sleep_recording_1
 
         let noDatabase = try CommandRunner.run(["analyze", sampleNight, "--db", "/nonexistent-folder/x.sqlite"])
         #expect(noDatabase.status == 2)
-        #expect(noDatabase.stderr.contains("cannot open the database"))
+        #expect(noDatabase.stderr.contains("/nonexistent-folder/x.sqlite: error: there is no folder /nonexistent-folder to create "
+                                           + "the database in"), "\(noDatabase.stderr)")
 
         let nothing = try CommandRunner.run(["analyze", scratch.path, "--db", scratch.file("c.sqlite")])
         #expect(nothing.status == 64)

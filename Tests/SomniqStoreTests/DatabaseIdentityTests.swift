@@ -72,6 +72,30 @@ import Testing
         #expect(try files() == ["night.wav"])
     }
 
+    /// Found as a new user would: `--db study/nights.sqlite` before `study/` existed said "unable to open database
+    /// file; check the path, its folder's permissions and free space". It now names the folder that is missing (or is
+    /// a file), and nothing is created.
+    @Test func aNewDatabaseInAFolderThatIsNotThereNamesTheFolder() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let missing = folder + "/study"
+        let aFile = folder + "/notes.txt"
+        try Data("notes".utf8).write(to: URL(fileURLWithPath: aFile))
+        for parent in [missing, aFile] {
+            #expect {
+                _ = try AnalysisStore(path: parent + "/nights.sqlite")
+            } throws: { error in
+                guard case .noFolder = error as? StoreError else { return false }
+                return "\(error)" == "\(parent)/nights.sqlite: error: there is no folder \(parent) to create the database in "
+                    + "(nothing was created); create that folder first, or name a database in a folder that exists"
+            }
+        }
+        #expect(try files() == ["notes.txt"])
+        // Once the folder is there, the database is created in it.
+        try FileManager.default.createDirectory(atPath: missing, withIntermediateDirectories: false)
+        try AnalysisStore(path: missing + "/nights.sqlite").close()
+        #expect(FileManager.default.fileExists(atPath: missing + "/nights.sqlite"))
+    }
+
     /// Found as a new user would: an empty SQLite file (made by `sqlite3 night.sqlite`, or a zero-byte file) given to a
     /// command that only reads said "database read failed: no such table: recordings". It is now said to be empty,
     /// with what to do, and left as it was; a command that writes takes it as a new database.
