@@ -40,8 +40,8 @@ struct ExportCommand: ParsableCommand {
                                valueName: "zone"))
     var timezone: String?
 
-    @Option(help: "json, csv, audacity, raven or dcase.")
-    var format: Exporter.Format
+    @Option(help: "json, csv, audacity, raven or dcase; without it, what --output's name ends in says (.json, .csv).")
+    var format: Exporter.Format?
 
     @Option(help: ArgumentHelp("File to write (default, or -: stdout). A device or named pipe is written in place.", valueName: "path"))
     var output: String?
@@ -49,7 +49,19 @@ struct ExportCommand: ParsableCommand {
     @Flag(help: "Replace --output even if it exists and is not an earlier export of this format.")
     var force = false
 
+    /// `--format`, or the format `--output`'s extension names (a `.txt` may be Audacity's or Raven's: not guessed).
+    static func format(given: Exporter.Format?, output: String?) throws -> Exporter.Format {
+        if let given { return given }
+        let fileExtension = output.map { ($0 as NSString).pathExtension.lowercased() } ?? ""
+        if let named = Exporter.Format(rawValue: fileExtension), [.json, .csv].contains(named) { return named }
+        let choices = Exporter.Format.allCases.map(\.rawValue).joined(separator: ", ")
+        guard let output, output != "-" else { throw ValidationError("give --format: \(choices)") }
+        throw ValidationError("give --format (\(choices)): the name '\(Formatting.printable(output))' does not say which "
+                              + "(a name ending in .json or .csv does)")
+    }
+
     func run() throws {
+        let format = try Self.format(given: format, output: output)
         let zone = try TimeZoneOption.zone(timezone) ?? .current
         let store = try StoreOpening.open(db, existing: true)
         let ids = try RecordingSelection.resolve(recording + recordings, store: store, db: db, timeZone: zone, hint: { word in

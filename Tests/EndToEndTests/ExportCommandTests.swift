@@ -290,6 +290,31 @@ enum AnalysedNight {
         #expect(missing.status == 64 && missing.stderr.contains("no recording 7 in somniq.sqlite"), "\(missing.stderr)")
     }
 
+    /// Found as a new user would: `export --output episodes.csv` was "Missing expected argument '--format'". A name
+    /// ending in .csv or .json now says the format; one that does not (a .txt is Audacity's or Raven's) still needs it.
+    @Test func theOutputsNameSaysTheFormatWhereItCan() throws {
+        let scratch = Scratch()
+        for format in ["csv", "json"] {
+            let named = scratch.file("episodes.\(format.uppercased())")
+            _ = try export(["--what", "episodes", "--output", named])
+            let given = try export(["--what", "episodes", "--format", format])
+            #expect(try String(contentsOfFile: named, encoding: .utf8) == given.stdout, "\(format)")
+            #expect(given.stdout.count > 100, "episodes were exported")
+        }
+        let labels = scratch.file("labels.txt")
+        let unsaid = try CommandRunner.run(["export", "--db", db, "--output", labels])
+        #expect(unsaid.status == 64 && unsaid.stderr.contains("give --format (json, csv, audacity, raven, dcase): the name '\(labels)' "
+                                                              + "does not say which"), "\(unsaid.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: labels))
+        let toStdout = try CommandRunner.run(["export", "--db", db])
+        #expect(toStdout.status == 64 && toStdout.stdout.isEmpty && toStdout.stderr.contains("give --format: json, csv, audacity"),
+                "\(toStdout.stderr)")
+        // Given, --format wins over the name.
+        let csvNamedJSON = scratch.file("episodes.json")
+        _ = try export(["--what", "episodes", "--format", "csv", "--output", csvNamedJSON])
+        #expect(try String(contentsOfFile: csvNamedJSON, encoding: .utf8) == (try export(["--what", "episodes", "--format", "csv"])).stdout)
+    }
+
     @Test func badRequestsAreUsageErrors() throws {
         #expect(try CommandRunner.run(["export", "--db", db, "--what", "windows", "--format", "dcase"]).status == 64)
         #expect(try CommandRunner.run(["export", "--db", db, "--recording", "999", "--format", "csv"]).status == 64)
