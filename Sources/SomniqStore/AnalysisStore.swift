@@ -72,7 +72,13 @@ public final class AnalysisStore: Sendable {
                     failure = Self.reason(error)
                 }
             }
+            if Self.hasLog(path), !FileManager.default.fileExists(atPath: path + "-shm") { throw .unreadableLog(path: path) }
             throw .cannotOpen(path: path, reason: failure + " (opened read-only: this command only reads)")
+        }
+        // A database that opens but cannot be written (its -shm beside it on a read-only disk) would fail at the first
+        // write, each recording of a batch in turn: said once, here.
+        if FileManager.default.fileExists(atPath: path), let block = Self.writeBlock(path), [.readOnlyMedia, .fileNotWritable].contains(block) {
+            throw .cannotWrite(path: path, block: block, isNew: false)
         }
         var attempt = 0
         while true {
@@ -92,7 +98,14 @@ public final class AnalysisStore: Sendable {
                 // -shm files appearing and going (a checkpoint on close deletes them between two looks at them).
                 let racing = ["locked", "busy", "already exists", "duplicate column name", "no such column", "-wal", "-shm"]
                     .contains { message.contains($0) }
-                guard racing, attempt < 100 else { throw .cannotOpen(path: path, reason: message) }
+                guard racing, attempt < 100 else {
+                    // SQLite says "unable to open database file" or "attempt to write a readonly database": the file
+                    // system says why, where it can.
+                    if let block = Self.writeBlock(path) {
+                        throw .cannotWrite(path: path, block: block, isNew: !FileManager.default.fileExists(atPath: path))
+                    }
+                    throw .cannotOpen(path: path, reason: message)
+                }
                 Thread.sleep(forTimeInterval: 0.05 + 0.01 * Double(attempt % 7))
             }
         }
@@ -130,18 +143,36 @@ public final class AnalysisStore: Sendable {
         }
     }
 
+    /// Why the database at `path` (or a new one there) cannot be written, by what the file system says: a read-only
+    /// mount, or no permission to write the file or its folder (SQLite writes its log and shared-memory files beside
+    /// the database). `nil` when nothing stands in the way.
+    static func writeBlock(_ path: String) -> StoreError.WriteBlock? {
+        let parent = (path as NSString).deletingLastPathComponent
+        let folder = parent.isEmpty ? "." : parent
+        let exists = FileManager.default.fileExists(atPath: path)
+        var filesystem = statvfs()
+        if statvfs(exists ? path : folder, &filesystem) == 0, filesystem.f_flag & UInt(ST_RDONLY) != 0 { return .readOnlyMedia }
+        if exists, access(path, W_OK) != 0 { return .fileNotWritable }
+        if access(folder, W_OK | X_OK) != 0 { return .folderNotWritable(folder) }
+        return nil
+    }
+
     /// Where an existing database at `path` cannot be written (its file, its folder, or the whole filesystem), what to
     /// open it by read-only, in order: the path itself (unless on a read-only filesystem), then an `immutable` URI,
     /// with which SQLite needs no shared-memory file beside a WAL database (on read-only media nothing can change
-    /// it). `nil` when it can be written, or does not exist.
+    /// it). With a write-ahead log beside it (a copy made as the tool says to, with its -wal), only a plain read-only
+    /// open (`mode=ro`), which reads the log: an immutable one would read the file alone, an earlier state or a
+    /// damaged one (a checkpoint cut short by a full disk). `nil` when it can be written, or does not exist.
     static func readOnlyLocations(_ path: String) -> [String]? {
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        let parent = (path as NSString).deletingLastPathComponent
-        var filesystem = statvfs()
-        let readOnlyMedia = statvfs(path, &filesystem) == 0 && filesystem.f_flag & UInt(ST_RDONLY) != 0
-        guard readOnlyMedia || access(path, W_OK) != 0 || access(parent.isEmpty ? "." : parent, W_OK) != 0 else { return nil }
+        guard FileManager.default.fileExists(atPath: path), let block = writeBlock(path) else { return nil }
+        if hasLog(path) { return [uri(path, query: "mode=ro")] }
         let immutable = uri(path, query: "immutable=1")
-        return readOnlyMedia ? [immutable] : [path, immutable]
+        return block == .readOnlyMedia ? [immutable] : [path, immutable]
+    }
+
+    /// Whether a write-ahead log with something in it lies beside the database at `path`.
+    static func hasLog(_ path: String) -> Bool {
+        ((try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? NSNumber)?.int64Value ?? 0) > 0
     }
 
     /// The SQLite URI of the file at `path` with `query` (`mode=ro`, `immutable=1`).

@@ -9,6 +9,11 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
     case noFolder(path: String, folder: String)
     /// The file is no SQLite database (a recording or a text file given as the database, say).
     case notADatabase(path: String)
+    /// The file system keeps a writing command from the database: a read-only disk, or permissions.
+    case cannotWrite(path: String, block: WriteBlock, isNew: Bool)
+    /// A write-ahead log with changes not yet in the file, beside a database that only a read-only open can reach and
+    /// that has no shared-memory file (`-shm`) beside it, which SQLite needs to read the log and cannot make there.
+    case unreadableLog(path: String)
     case writeFailed(path: String, reason: String)
     case readFailed(path: String, reason: String)
     case notFound(path: String, what: String)
@@ -20,6 +25,16 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
     case olderVersion(path: String, missing: [String])
     /// An SQLite database with no tables (an empty file, or one just created), opened by a command that only reads.
     case noAnalyses(path: String)
+
+    /// What keeps a database from being written (`AnalysisStore.writeBlock`).
+    public enum WriteBlock: Equatable, Sendable {
+        /// The file system it is on is mounted read-only.
+        case readOnlyMedia
+        /// The file's permissions do not let this user write it.
+        case fileNotWritable
+        /// The folder does not let this user write in it (SQLite needs to, for its log beside the database).
+        case folderNotWritable(String)
+    }
 
     public var description: String {
         switch self {
@@ -33,6 +48,12 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
                 + "folder first, or name a database in a folder that exists"
         case .notADatabase(let path):
             "\(path): error: not an SQLite database (nothing was changed); name the database file, or a new one to create"
+        case .cannotWrite(let path, let block, let isNew):
+            Self.cannotWrite(path: path, block: block, isNew: isNew)
+        case .unreadableLog(let path):
+            "\(path): error: its write-ahead log \(path)-wal holds changes not yet in the file, and SQLite cannot read it here "
+                + "without the shared-memory file \(path)-shm beside it, which it cannot make where it may not write; nothing "
+                + "was read. Copy the database with its -wal to a folder you can write, and read the copy"
         case .writeFailed(let path, let reason):
             "\(path): error: database write failed, nothing of this recording was stored: \(reason)"
         case .readFailed(let path, let reason):
@@ -54,5 +75,21 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
             "\(path): error: an empty database, with no analyses to read (nothing was changed); analyse recordings into it "
                 + "first ('somniq-analyze analyze NIGHT.wav --db \(path)'), or name the database they were stored in"
         }
+    }
+
+    private static func cannotWrite(path: String, block: WriteBlock, isNew: Bool) -> String {
+        let why = switch block {
+        case .readOnlyMedia: "the disk it is on is mounted read-only"
+        case .fileNotWritable: "its permissions do not let you write it"
+        case .folderNotWritable(let folder):
+            "the folder \(folder) does not let you write in it (SQLite keeps its log beside the database)"
+        }
+        let remedy = block == .readOnlyMedia ? "remount the disk read-write" : "ask its owner for write permission"
+        if isNew {
+            return "\(path): error: cannot create the database: \(why); nothing was created. Name a --db in a folder you can write"
+        }
+        return "\(path): error: cannot write the database: \(why); nothing was changed. Commands that only read it "
+            + "(recordings, report, export, clips) work where it is; to analyse into it, \(remedy), or copy it (with any "
+            + "-wal file beside it) to a folder you can write and name the copy with --db"
     }
 }

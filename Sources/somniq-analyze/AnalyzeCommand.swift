@@ -235,7 +235,8 @@ struct AnalyzeCommand: ParsableCommand {
         Terminal.error(closing)
         if let failure = batch.databaseFailure {
             Terminal.error(failure.description)
-            Terminal.error("stopped: the database cannot take more; what was stored before is intact")
+            Terminal.error("stopped: the database cannot take more; what was stored before is intact. Free space on its disk "
+                           + "(or make it writable), then run the same command again: what is stored is skipped")
             throw ExitStatus.nothingDone
         }
         if let signal = interruption.received {

@@ -295,16 +295,22 @@ import Testing
         #expect(statuses == ["complete", "failed"])
     }
 
+    /// The sample night (`night.caf`) analysed into `db.sqlite` in `scratch`, beside a folder `locked` of mode 555.
+    private func analysedNightBesideALockedFolder(_ scratch: Scratch) throws -> (db: String, locked: String) {
+        let db = scratch.file("db.sqlite"), locked = scratch.file("locked")
+        try FileManager.default.copyItem(atPath: sampleNight, toPath: scratch.file("night.caf"))
+        #expect(try CommandRunner.run(["analyze", scratch.file("night.caf"), "--db", db, "--quiet"]).status == 0)
+        try FileManager.default.createDirectory(atPath: locked, withIntermediateDirectories: true)
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: locked)
+        return (db, locked)
+    }
+
     /// `clips --output` naming a folder that exists but cannot be written: one plain message and exit 2, before any
     /// cutting (it used to print a raw NSCocoaErrorDomain error and ask whether the recording had moved).
     @Test func clipsIntoAFolderThatCannotBeWrittenSaysSo() throws {
         let scratch = Scratch()
         let fileManager = FileManager.default
-        let db = scratch.file("db.sqlite"), locked = scratch.file("locked")
-        try fileManager.copyItem(atPath: sampleNight, toPath: scratch.file("night.caf"))
-        #expect(try CommandRunner.run(["analyze", scratch.file("night.caf"), "--db", db, "--quiet"]).status == 0)
-        try fileManager.createDirectory(atPath: locked, withIntermediateDirectories: true)
-        try fileManager.setAttributes([.posixPermissions: 0o555], ofItemAtPath: locked)
+        let (db, locked) = try analysedNightBesideALockedFolder(scratch)
         // As root every folder is writable; run as nobody so that permissions mean something.
         let asRoot = getuid() == 0
         if asRoot {
@@ -315,6 +321,39 @@ import Testing
         #expect(result.status == 2, "\(result.stderr)")
         #expect(result.stderr.contains("\(locked): error: cannot write into this folder: Permission denied"), "\(result.stderr)")
         #expect(!result.stderr.contains("NSCocoaErrorDomain") && !result.stderr.contains("moved"), "\(result.stderr)")
+        #expect(try fileManager.contentsOfDirectory(atPath: locked).isEmpty)
+    }
+
+    /// A database the user may not write (its file, or a new one in a folder that is not theirs): what stands in the
+    /// way, and that the commands which only read still work; it was "cannot open the database: attempt to write a
+    /// readonly database" or "unable to open database file", SQLite's words.
+    @Test func aDatabaseTheUserMayNotWriteSaysWhy() throws {
+        let scratch = Scratch()
+        let fileManager = FileManager.default
+        let (db, locked) = try analysedNightBesideALockedFolder(scratch)
+        try fileManager.setAttributes([.posixPermissions: 0o444], ofItemAtPath: db)
+        // As root every file is writable; run as nobody so that permissions mean something.
+        let asRoot = getuid() == 0
+        if asRoot {
+            try fileManager.setAttributes([.posixPermissions: 0o777], ofItemAtPath: scratch.path)
+            try fileManager.setAttributes([.posixPermissions: 0o644], ofItemAtPath: scratch.file("night.caf"))
+        }
+        let user: UInt32? = asRoot ? 65534 : nil
+        let before = try Data(contentsOf: URL(fileURLWithPath: db))
+        let file = try CommandRunner.run(["analyze", scratch.file("night.caf"), "--db", db, "--profile", "all"], asUser: user)
+        #expect(file.status == 2, "\(file.stderr)")
+        #expect(file.stderr.contains("\(db): error: cannot write the database: its permissions do not let you write it; nothing "
+                                     + "was changed. Commands that only read it (recordings, report, export, clips) work where it is"),
+                "\(file.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+        let read = try CommandRunner.run(["recordings", "--db", db], asUser: user)
+        #expect(read.status == 0 && read.stdout.contains("night.caf"), "\(read.stderr)")
+
+        let new = locked + "/new.sqlite"
+        let folder = try CommandRunner.run(["analyze", scratch.file("night.caf"), "--db", new], asUser: user)
+        #expect(folder.status == 2, "\(folder.stderr)")
+        #expect(folder.stderr.contains("\(new): error: cannot create the database: the folder \(locked) does not let you write in "
+                                       + "it (SQLite keeps its log beside the database); nothing was created"), "\(folder.stderr)")
         #expect(try fileManager.contentsOfDirectory(atPath: locked).isEmpty)
     }
 
